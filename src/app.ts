@@ -1,0 +1,228 @@
+// src/app.ts: composition root: opens the database, builds store, services and server, starts and stops them
+import { randomUUID } from 'node:crypto'
+import { createWriteStream, readFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import type { Config } from './config.ts'
+import { describeConfig } from './config.ts'
+import type { AuditSink } from './core/audit/audit.ts'
+import { createServices, type Services } from './core/services.ts'
+import type { Store } from './core/store.ts'
+import { type Clock, systemClock } from './core/time.ts'
+import { buildServer } from './http/server.ts'
+import { openDatabase } from './storage/database.ts'
+import { migrate } from './storage/migrate.ts'
+import { createSqlStore } from './storage/sql-store.ts'
+
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).version
+
+export type App = {
+  readonly config: Config
+  readonly server: FastifyInstance
+  readonly services: Services
+  readonly store: Store
+  /** Starts listening; resolves to the address actually bound (port 0 picks a free port). */
+  listen(): Promise<string>
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>
+}
+
+export type AppOptions = { readonly clock?: Clock }
+
+export class StartupError extends Error {}
+
+async function openStore(config: Config): Promise<Store> {
+  if (config.database.kind === 'none') {
+    throw new StartupError(
+      'SVC_BACKING_STORE=none (stateless mode) is not implemented yet; use sqlite, postgres or memory.',
+    )
+  }
+  const database = openDatabase(config.database)
+  try {
+    if (config.migration.autoRun || database.isMemory)
+      await migrate(database.db, database.dialect, config.migration)
+  } catch (error) {
+    await database.db.destroy()
+    throw error
+  }
+  return createSqlStore(database)
+}
+
+/** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
+function streamSink(stream: NodeJS.WritableStream): AuditSink {
+  let failure: Error | undefined
+  stream.on('error', (error: Error) => {
+    failure = error
+  })
+  return {
+    write: (line) =>
+      new Promise((resolve, reject) => {
+        if (failure) return reject(failure)
+        stream.write(`${line}\n`, (error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
+
+/** The audit sink: JSON lines on stdout or appended to a file, the database table, or none. */
+async function auditSink(config: Config): Promise<AuditSink | 'database' | 'none'> {
+  const { auditSink: kind, auditFile } = config.log
+  if (kind === 'database' || kind === 'none') return kind
+  if (kind === 'stdout') return streamSink(process.stdout)
+  await mkdir(dirname(auditFile), { recursive: true })
+  return streamSink(createWriteStream(auditFile, { flags: 'a', mode: 0o600 }))
+}
+
+function loggerOptions(config: Config) {
+  const labels = {
+    customer_identifier: config.log.customerIdentifier || undefined,
+    customer_env: config.log.customerEnv || undefined,
+    customer_region: config.log.customerRegion || undefined,
+  }
+  return {
+    level: config.log.level,
+    base: labels,
+    // STYLE §9: never log credentials or values, whatever path they take.
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        '*.value',
+        '*.values',
+        '*.properties',
+        '*.plaintext',
+        '*.token',
+        '*.key',
+      ],
+      censor: '[redacted]',
+    },
+    stream: config.log.destination === 'stderr' ? process.stderr : process.stdout,
+  }
+}
+
+async function vaultId(store: Store, now: number): Promise<string> {
+  const existing = await store.meta.get('vault_id')
+  if (existing) return existing
+  await store.meta.set('vault_id', randomUUID(), now)
+  return (await store.meta.get('vault_id')) as string
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock
+  const store = await openStore(config)
+  let server: FastifyInstance | undefined
+  const services = createServices({
+    store,
+    clock,
+    auditSink: await auditSink(config),
+    applyConfvars(values) {
+      const level = values.get('log_level')
+      if (server && level) server.log.level = level
+    },
+    settings: {
+      adminApiKey: config.service.adminApiKey,
+      adminMayReadData: config.service.adminMayReadData,
+      policyEnforcement: config.features.policyEnforcement,
+      forceAccessReason: config.service.forceAccessReason,
+      cacheRefreshIntervalMs: config.service.cacheRefreshIntervalMs,
+      worker: {
+        id: randomUUID(),
+        priority: config.service.workerPriority,
+        components: config.service.components,
+      },
+      version: VERSION,
+      vaultId: await vaultId(store, clock()),
+      configuration: describeConfig(config),
+      license: { key: config.license, isMasked: config.features.maskLicense },
+      audit: {
+        isEnabled: config.log.auditEnable,
+        includeRemoteAddr: config.log.auditRemoteAddrEnable,
+        skipDeleteTokens: config.log.auditDisableDeleteTokens,
+      },
+      confvarDefaults: { logLevel: config.log.level, traceSql: config.db.traceSql },
+    },
+  })
+  server = buildServer(services, {
+    logger: loggerOptions(config),
+    bodyLimitBytes: config.service.bodyLimitBytes,
+    timeoutMs: config.service.timeoutMs,
+    allowOrigins: config.service.allowOrigins,
+    components: config.service.components,
+    errorUrlBase: config.service.errorUrlBase,
+    useXff: config.log.auditRemoteAddrXff,
+  })
+  const app = server
+  await services.cache.start()
+  return {
+    config,
+    server: app,
+    services,
+    store,
+    async listen() {
+      return app.listen({ host: config.service.host, port: config.service.port })
+    },
+    async close() {
+      await app.close()
+      await services.cache.stop()
+      await store.close()
+    },
+  }
+}
+
+/**
+ * Runs until SIGTERM or SIGINT, then shuts down gracefully: stop accepting connections, finish
+ * in-flight requests, close the database. A second signal exits at once.
+ */
+export function closeOnSignals(app: App, onClosed: (error?: unknown) => void): void {
+  let isClosing = false
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (isClosing) process.exit(1)
+    isClosing = true
+    app.server.log.info({ signal }, 'shutting down')
+    app.close().then(() => onClosed(), onClosed)
+  }
+  process.once('SIGTERM', shutdown)
+  process.once('SIGINT', shutdown)
+}
+
+/** `strongroom migrate`: brings the configured database to the latest schema version. */
+export async function runMigrations(
+  config: Config,
+): Promise<{ applied: number[]; version: number }> {
+  if (config.database.kind === 'none')
+    throw new StartupError('Stateless mode has no database to migrate.')
+  const database = openDatabase(config.database)
+  try {
+    const applied = await migrate(database.db, database.dialect, config.migration)
+    return { applied, version: await createSqlStore(database).schemaVersion() }
+  } finally {
+    await database.db.destroy()
+  }
+}
+
+function describeStore(config: Config): string {
+  const { database } = config
+  if (database.kind === 'postgres') {
+    return `PostgreSQL ${database.user}@${database.host}:${database.port}/${database.database}`
+  }
+  if (database.kind === 'sqlite') {
+    return database.file === ':memory:'
+      ? 'SQLite in memory (in-memory mode)'
+      : `SQLite ${database.file}`
+  }
+  return 'none (stateless)'
+}
+
+/** The start-up banner: where the node listens, which store it uses, and the dev Admin key. */
+export function describeStartup(app: App, address: string): string[] {
+  const { config } = app
+  const lines = [`Strongroom ${VERSION} listening on ${address}`, `Store: ${describeStore(config)}`]
+  if (config.devmode) lines.push(`Dev mode: the Admin API key is ${config.service.adminApiKey}`)
+  else if (config.service.adminApiKeyIsDefault) {
+    lines.push(
+      'Warning: the Admin API key is the default one; set SVC_SERVICE_ADMIN_API_KEY in server mode.',
+    )
+  }
+  return lines
+}

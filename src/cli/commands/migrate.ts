@@ -1,0 +1,20 @@
+// src/cli/commands/migrate.ts: `strongroom migrate`: applies pending database migrations and exits
+
+import { runMigrations } from '../../app.ts'
+import { ConfigError, loadConfig } from '../../config.ts'
+import { reportStartupFailure } from './failure.ts'
+
+export async function runMigrate(args: string[]): Promise<number> {
+  try {
+    const config = loadConfig(undefined, { devmode: args.includes('--dev') })
+    const { applied, version } = await runMigrations(config)
+    console.log(
+      applied.length > 0
+        ? `Applied migrations ${applied.join(', ')}; schema version ${version}.`
+        : `Schema is up to date (version ${version}).`,
+    )
+    return 0
+  } catch (error) {
+    return reportStartupFailure(error, ConfigError)
+  }
+}

@@ -1,0 +1,24 @@
+// src/cli/commands/serve.ts: `strongroom serve`: runs the API node until SIGTERM/SIGINT
+import { parseArgs } from 'node:util'
+import { type App, closeOnSignals, createApp, describeStartup } from '../../app.ts'
+import { ConfigError, loadConfig } from '../../config.ts'
+import { reportStartupFailure } from './failure.ts'
+
+/** `serve [--dev]`: `--dev` turns dev mode on unless SVC_DEVMODE says otherwise. */
+export async function runServe(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } })
+  let app: App
+  try {
+    const config = loadConfig(undefined, { devmode: values.dev })
+    app = await createApp(config)
+    console.log(describeStartup(app, await app.listen()).join('\n'))
+  } catch (error) {
+    return reportStartupFailure(error, ConfigError)
+  }
+  return new Promise((resolve) => {
+    closeOnSignals(app, (error) => {
+      if (error) console.error('Shutdown failed:', error)
+      resolve(error ? 1 : 0)
+    })
+  })
+}

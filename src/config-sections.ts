@@ -1,0 +1,254 @@
+// src/config-sections.ts: reads each group of SVC_* settings through a Reader, with the mode defaults
+import { join } from 'node:path'
+import type { BackingStore, Config, DatabaseOptions } from './config.ts'
+import { type Parsed, parseDuration, parseInteger, type Reader } from './config-values.ts'
+
+/** The KMS seed of dev mode: public, so anything encrypted with it is not protected. */
+export const DEV_KMS_SEED = 'strongroom-dev-seed-do-not-use-in-production'
+export const DEFAULT_ADMIN_API_KEY = 'pvaultauth'
+
+type Mode = <T>(dev: T, server: T) => T
+
+export function readConfig(read: Reader, configDir: string, devmodeDefault: boolean): Config {
+  const devmode = read.bool('SVC_DEVMODE', devmodeDefault)
+  const mode: Mode = (dev, server) => (devmode ? dev : server)
+  const dataDir = read.string('SVC_DATA_DIR', './data')
+  const backingStore = readBackingStore(read)
+  return {
+    devmode,
+    backingStore,
+    dataDir,
+    configDir,
+    generateSecrets: read.bool('SVC_GENERATE_SECRETS', false),
+    license: read.secret('SVC_SERVICE_LICENSE', ''),
+    database: readDatabase(read, mode, { store: backingStore, dataDir }),
+    migration: readMigration(read),
+    db: readDb(read),
+    kms: readKms(read, mode),
+    service: { ...readServiceAccess(read, mode), ...readServiceLimits(read) },
+    features: readFeatures(read, mode),
+    log: readLog(read, dataDir),
+    sentryEnable: read.bool('SVC_SENTRY_ENABLE', false),
+    tls: readTls(read, mode),
+    expiration: {
+      tokensSecs: read.expiration('SVC_EXPIRATION_TOKENS'),
+      associatedObjectsSecs: read.expiration('SVC_EXPIRATION_ASSOCIATED_OBJECTS'),
+      unassociatedObjectsSecs: read.expiration('SVC_EXPIRATION_UNASSOCIATED_OBJECTS'),
+    },
+  }
+}
+
+const BACKING_STORES: readonly BackingStore[] = ['sqlite', 'postgres', 'memory', 'none']
+
+function readBackingStore(read: Reader): BackingStore {
+  // Compatibility: deployments that only set SVC_DB_HOSTNAME expect PostgreSQL.
+  const fallback = read.isSet('SVC_DB_HOSTNAME') ? 'postgres' : 'sqlite'
+  return read.oneOf('SVC_BACKING_STORE', BACKING_STORES, fallback)
+}
+
+function readDatabase(
+  read: Reader,
+  mode: Mode,
+  { store, dataDir }: { store: BackingStore; dataDir: string },
+): DatabaseOptions {
+  // Read even when unused, so a bad SVC_DB_* value is reported before someone switches to it.
+  const postgres: DatabaseOptions = {
+    kind: 'postgres',
+    host: read.string('SVC_DB_HOSTNAME', 'localhost'),
+    port: read.int('SVC_DB_PORT', 5432, { min: 1, max: 65535 }),
+    database: read.string('SVC_DB_NAME', 'pvault'),
+    user: read.string('SVC_DB_USER', 'pvault'),
+    password: read.secret('SVC_DB_PASSWORD', 'pvault'),
+    requireTls: read.bool('SVC_DB_REQUIRE_TLS', mode(false, true)),
+    maxOpenConns: read.int('SVC_DB_MAX_OPEN_CONNS', 16, { min: 1 }),
+    maxIdleConns: read.int('SVC_DB_MAX_IDLE_CONNS', 16, { min: 0 }),
+    connMaxLifetimeMs: read.int('SVC_DB_CONN_MAX_LIFETIME_MINUTES', 5, { min: 0 }) * 60_000,
+  }
+  if (store === 'postgres') return postgres
+  if (store === 'none') return { kind: 'none' }
+  const file = store === 'memory' ? ':memory:' : join(dataDir, 'strongroom.db')
+  return { kind: 'sqlite', file }
+}
+
+function readMigration(read: Reader): Config['migration'] {
+  return {
+    autoRun: read.bool('SVC_DB_MIGRATION_AUTO_RUN', true),
+    enableRetries: read.bool('SVC_DB_MIGRATION_ENABLE_RETRIES', true),
+    initialWaitMs: read.duration('SVC_DB_MIGRATION_INITIAL_WAIT_BETWEEN_RETRIES', 20),
+    maxWaitMs: read.duration('SVC_DB_MIGRATION_MAX_WAIT_BETWEEN_RETRIES', 5000),
+    maxRetries: read.int('SVC_DB_MIGRATION_MAX_RETRIES', 25, { min: 0 }),
+    enableCleanDatabaseValidation: read.bool(
+      'SVC_DB_MIGRATION_ENABLE_CLEAN_DATABASE_VALIDATION',
+      true,
+    ),
+  }
+}
+
+const DAY_MS = 86_400_000
+const GC_RETENTION = 'SVC_DB_GC_RETENTION_PERIOD'
+const GC_GRACE_DAYS = 'SVC_DB_GC_GRACE_PERIOD_DAYS'
+
+function readDb(read: Reader): Config['db'] {
+  return {
+    traceSql: read.bool('SVC_DB_TRACE_SQL', false),
+    maskConfig: read.bool('SVC_DB_MASK_CONFIG', true),
+    maxStringLength: read.int('SVC_DB_MAX_STRING_LENGTH', 450, { min: 1 }),
+    maxBlobLength: read.int('SVC_DB_MAX_BLOB_LENGTH', 5_242_880, { min: 1 }),
+    maxTokenTags: read.int('SVC_DB_MAX_TOKEN_TAGS', 10, { min: 0 }),
+    gcRetentionPeriodMs: read.value(
+      [GC_RETENTION, GC_GRACE_DAYS],
+      (raw, name) => {
+        if (name === GC_RETENTION) return parseDuration(raw)
+        const days = parseInteger(raw, { min: 0 })
+        return days.ok ? { ok: true, value: days.value * DAY_MS } : days
+      },
+      30 * DAY_MS,
+    ),
+    gcBatchSize: read.int('SVC_DB_GC_BATCH_SIZE', 10_000, { min: 1 }),
+  }
+}
+
+function readKms(read: Reader, mode: Mode): Config['kms'] {
+  return {
+    uri: read.value('SVC_KMS_URI', parseKmsUri, ''),
+    seed: read.secret('SVC_KMS_SEED', mode(DEV_KMS_SEED, '')),
+    exportUri: read.value('SVC_KMS_EXPORT_URI', parseKmsUri, ''),
+    exportSeed: read.secret('SVC_KMS_EXPORT_SEED', ''),
+    allowLocal: read.bool('SVC_KMS_ALLOW_LOCAL', mode(true, false)),
+  }
+}
+
+function parseKmsUri(raw: string): Parsed<string> {
+  const uri = raw.trim()
+  if (/^(aws-kms|gcp-kms|az-kms):\/\/./.test(uri)) return { ok: true, value: uri }
+  return { ok: false, expected: 'a KMS key URI (aws-kms://…, gcp-kms://… or az-kms://…)' }
+}
+
+function readServiceAccess(read: Reader, mode: Mode) {
+  const { host, port } = read.address('SVC_SERVICE_LISTEN_ADDR', { host: '0.0.0.0', port: 8123 })
+  const adminApiKey = read.secret('SVC_SERVICE_ADMIN_API_KEY', DEFAULT_ADMIN_API_KEY)
+  return {
+    host,
+    port,
+    adminApiKey,
+    adminApiKeyIsDefault: adminApiKey === DEFAULT_ADMIN_API_KEY,
+    overrideAdminApiKeyOnRestart: read.bool('SVC_SERVICE_OVERRIDE_ADMIN_API_KEY_ON_RESTART', true),
+    adminMayReadData: read.bool('SVC_SERVICE_ADMIN_MAY_READ_DATA', mode(true, false)),
+    allowOrigins: read.list('SVC_SERVICE_ALLOW_ORIGINS', mode(['*'], [])),
+    forceAccessReason: read.bool('SVC_SERVICE_FORCE_ACCESS_REASON', true),
+    setIamOnStartOnly: read.bool('SVC_SERVICE_SET_IAM_ON_START_ONLY', false),
+    updateSchemaOnStart: read.bool('SVC_SERVICE_UPDATE_SCHEMA_ON_START', false),
+    components: read.listOf('SVC_SERVICE_COMPONENTS', COMPONENTS, COMPONENTS),
+    workerPriority: read.int('SVC_SERVICE_WORKER_PRIORITY', 0),
+    pciRestrictions: read.bool('SVC_SERVICE_PCI_RESTRICTIONS', false),
+    allowedHttpDestinations: read.list('SVC_SERVICE_ALLOWED_HTTP_DESTINATIONS', []),
+    allowedPciHttpDestinations: read.list('SVC_SERVICE_ALLOWED_PCI_HTTP_DESTINATIONS', []),
+    actionsHttpCallRole: read.string('SVC_SERVICE_ACTIONS_HTTP_CALL_ROLE', ''),
+    apiKeyExpirationSecs: read.int('SVC_SERVICE_API_KEY_EXPIRATION_SECS', 31_536_000, { min: 1 }),
+    errorUrlBase: read.value('SVC_SERVICE_ERROR_URL_BASE', parseUrl, ''),
+  }
+}
+
+const COMPONENTS: readonly ('data' | 'control')[] = ['data', 'control']
+
+function parseUrl(raw: string): Parsed<string> {
+  const url = raw.trim()
+  if (URL.canParse(url)) return { ok: true, value: url }
+  return { ok: false, expected: 'an absolute URL (such as https://docs.example.com/errors)' }
+}
+
+function readServiceLimits(read: Reader) {
+  const cacheInterval = [
+    'SVC_SERVICE_CACHE_REFRESH_INTERVAL',
+    'SVC_SERVICE_CACHE_REFRESH_INTERVAL_SECONDS',
+  ]
+  const positive = { positive: true }
+  return {
+    timeoutMs: read.number('SVC_SERVICE_TIMEOUT_SECONDS', 30, { min: 0.001 }) * 1000,
+    defaultPageSize: read.int('SVC_SERVICE_DEFAULT_PAGE_SIZE', 100, { min: 1 }),
+    maxPageSize: read.int('SVC_SERVICE_MAX_PAGE_SIZE', 1000, { min: 1 }),
+    maxPaginationRemainingCount: read.int('SVC_SERVICE_MAX_PAGINATION_REMAINING_COUNT', 10_000, {
+      min: 0,
+    }),
+    cacheRefreshIntervalMs: read.duration(cacheInterval, 30_000),
+    cacheRefreshTimeoutMs: read.duration('SVC_SERVICE_CACHE_REFRESH_TIMEOUT', 10_000, positive),
+    archivePruneIntervalMs: read.duration('SVC_SERVICE_ARCHIVE_PRUNE_INTERVAL', 0),
+    archivePruneTimeoutMs: read.duration('SVC_SERVICE_ARCHIVE_PRUNE_TIMEOUT', 60_000, positive),
+    substringIndexRefreshIntervalMs: read.duration(
+      'SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL',
+      5000,
+      positive,
+    ),
+    // 10 MiB: room for a 5 MiB blob, which grows by a third in base64, plus the JSON around it.
+    bodyLimitBytes: read.int('SVC_SERVICE_BODY_LIMIT_BYTES', 10_485_760, { min: 1024 }),
+  }
+}
+
+function readFeatures(read: Reader, mode: Mode): Config['features'] {
+  return {
+    encryption: read.bool('SVC_FEATURES_ENCRYPTION', true),
+    apiKeyHashing: read.bool('SVC_FEATURES_API_KEY_HASHING', true),
+    policyEnforcement: read.bool('SVC_FEATURES_POLICY_ENFORCEMENT', true),
+    maskLicense: read.bool('SVC_FEATURES_MASK_LICENSE', false),
+    // spec §2.5: the public default looks inverted; we take the proposal (docs on in dev only).
+    disableDocs: read.bool('SVC_FEATURES_DISABLE_DOCS', mode(false, true)),
+    disableJavascript: read.bool('SVC_FEATURES_DISABLE_JAVASCRIPT', false),
+    disableIdpJwks: read.bool('SVC_FEATURES_DISABLE_IDP_JWKS', false),
+    disableCcLuhnValidation: read.bool('SVC_FEATURES_DISABLE_CC_LUHN_VALIDATION', false),
+    antiTampering: read.oneOf('SVC_FEATURES_ANTI_TAMPERING', ['off', 'log', 'enforce'], 'off'),
+    analysis: read.bool('SVC_FEATURES_ANALYSIS', false),
+  }
+}
+
+function readLog(read: Reader, dataDir: string): Config['log'] {
+  const auditSinks = ['stdout', 'file', 'database', 'none'] as const
+  return {
+    level: read.oneOf('SVC_LOG_LEVEL', ['debug', 'info', 'warn', 'error'], 'info'),
+    destination: read.oneOf('SVC_LOG_DESTINATION', ['stdout', 'stderr'], 'stdout'),
+    auditEnable: read.bool('SVC_LOG_AUDIT_ENABLE', true),
+    auditSink: read.oneOf('SVC_LOG_AUDIT_SINK', auditSinks, 'stdout'),
+    auditFile: read.string('SVC_LOG_AUDIT_FILE', join(dataDir, 'audit.log')),
+    auditRemoteAddrEnable: read.bool('SVC_LOG_AUDIT_REMOTE_ADDR_ENABLE', false),
+    auditRemoteAddrXff: read.bool('SVC_LOG_AUDIT_REMOTE_ADDR_XFF', false),
+    auditDisableDeleteTokens: read.bool('SVC_LOG_AUDIT_DISABLE_DELETE_TOKENS', false),
+    customerIdentifier: read.string('SVC_LOG_CUSTOMER_IDENTIFIER', ''),
+    customerEnv: read.string('SVC_LOG_CUSTOMER_ENV', ''),
+    customerRegion: read.string('SVC_LOG_CUSTOMER_REGION', ''),
+    datadogEnable: read.bool('SVC_LOG_DATADOG_ENABLE', false),
+  }
+}
+
+function readTls(read: Reader, mode: Mode): Config['tls'] {
+  const enable = read.bool('SVC_TLS_ENABLE', mode(false, true))
+  const selfSigned = read.bool('SVC_TLS_SELFSIGNED', false)
+  return {
+    enable: enable || selfSigned,
+    selfSigned,
+    certFile: read.string('SVC_TLS_CERT_FILE', ''),
+    keyFile: read.string('SVC_TLS_KEY_FILE', ''),
+  }
+}
+
+/** Start-up checks of spec §4 that need no I/O. */
+export function checkConfig(config: Config, read: Reader): void {
+  const { kms, tls, service } = config
+  if (kms.uri === '' && !kms.allowLocal) {
+    read.problem(
+      'SVC_KMS_URI: no KMS is configured; set SVC_KMS_URI, or SVC_KMS_ALLOW_LOCAL=true with SVC_KMS_SEED',
+    )
+  } else if (kms.uri === '' && kms.seed === '' && !config.generateSecrets) {
+    read.problem(
+      'SVC_KMS_SEED: the local KMS has no seed; set SVC_KMS_SEED (or SVC_KMS_SEED_FILE), SVC_KMS_URI, or SVC_GENERATE_SECRETS=true',
+    )
+  }
+  if (tls.enable && !tls.selfSigned && (tls.certFile === '' || tls.keyFile === '')) {
+    read.problem(
+      'SVC_TLS_ENABLE: TLS is on but SVC_TLS_CERT_FILE and SVC_TLS_KEY_FILE are not both set; set them, or SVC_TLS_SELFSIGNED=true, or SVC_TLS_ENABLE=false',
+    )
+  }
+  if (service.defaultPageSize > service.maxPageSize) {
+    read.problem(
+      `SVC_SERVICE_DEFAULT_PAGE_SIZE: ${service.defaultPageSize} is above SVC_SERVICE_MAX_PAGE_SIZE (${service.maxPageSize})`,
+    )
+  }
+}

@@ -1,0 +1,44 @@
+// src/contract/system.ts: wire shapes of the system operations (version, cluster, confvars, license)
+import { type Static, Type } from 'typebox'
+
+/** @example { "vault_id": "…", "vault_version": "0.1.0", "db_schema_version": 1 } */
+export const Version = Type.Object({
+  vault_id: Type.String(),
+  vault_version: Type.String(),
+  db_schema_version: Type.Integer(),
+})
+export type Version = Static<typeof Version>
+
+export const ClusterInfo = Type.Object({
+  vault: Type.Object({ generation_number: Type.Integer(), modified_at: Type.String() }),
+  workers: Type.Array(
+    Type.Object({
+      worker_id: Type.String(),
+      generation_number: Type.Integer(),
+      generation_checked_at: Type.String(),
+      refresh_interval_seconds: Type.Integer(),
+      priority: Type.Integer(),
+      component: Type.String(),
+    }),
+  ),
+})
+export type ClusterInfo = Static<typeof ClusterInfo>
+
+/** @example { "name": "log_level", "value": "debug", "default_value": "info" } */
+export const Confvar = Type.Object({
+  name: Type.String(),
+  value: Type.String(),
+  default_value: Type.String(),
+})
+export type Confvar = Static<typeof Confvar>
+
+export const ConfvarParams = Type.Object({ name: Type.String() })
+export const SetConfvarBody = Type.Object({ value: Type.String() })
+
+export const License = Type.Object({ key: Type.String(), expiration: Type.String() })
+export const SetLicenseBody = Type.Object({ key: Type.String() })
+
+/** @example { "status": 500 } */
+export const TriggerErrorBody = Type.Object({
+  status: Type.Integer({ minimum: 400, maximum: 599 }),
+})

@@ -1,0 +1,68 @@
+// src/core/context.ts: RequestContext, what every service method receives first
+import type { Reason } from './iam/reasons.ts'
+import type { Micros } from './time.ts'
+
+export type AuthKind = 'api_key' | 'jwt' | 'delegation'
+
+/** Who is calling, resolved from the credential before anything else happens. */
+export type Principal = Readonly<{
+  /** `Admin`, a user name from the IAM configuration, or `<idp>:<sub>` for JWT callers. */
+  username: string
+  role: string
+  isAdmin: boolean
+  authKind: AuthKind
+  /** The identity provider that accepted a JWT. */
+  idp?: string
+  /** Tenants a JWT's object-level claims allow; they take precedence over X-Tenant-Id. */
+  tenantIds?: readonly string[]
+}>
+
+export type AccessReason = Readonly<{
+  reason: Reason
+  adhocReason: string | undefined
+  /** True when no reason was sent and the default was used (SVC_SERVICE_FORCE_ACCESS_REASON=false). */
+  isDefaulted: boolean
+}>
+
+/**
+ * What an operation touched, for its audit record. Services add to it as they go; the record is
+ * written once per call, with ids and names only, never values.
+ */
+export type AuditDraft = {
+  readonly operation: string
+  readonly method: string
+  readonly path: string
+  collection: string | undefined
+  readonly properties: Set<string>
+  readonly objectIds: string[]
+  readonly tokenIds: string[]
+  /** Set once the record is written, so it is written exactly once. */
+  isRecorded: boolean
+}
+
+export type RequestContext = Readonly<{
+  requestId: string
+  principal: Principal
+  now: Micros
+  /** Aborted when the call's time is up; transactions roll back instead of committing. */
+  signal: AbortSignal
+  reason: AccessReason | undefined
+  customAudit: string | undefined
+  tenantIds: readonly string[]
+  transParam: string | undefined
+  remoteAddr: string | undefined
+  audit: AuditDraft
+}>
+
+export function newAuditDraft(operation: string, method: string, path: string): AuditDraft {
+  return {
+    operation,
+    method,
+    path,
+    collection: undefined,
+    properties: new Set(),
+    objectIds: [],
+    tokenIds: [],
+    isRecorded: false,
+  }
+}

@@ -1,0 +1,38 @@
+// src/core/errors.ts: VaultError, the only error class core throws on purpose
+import { ERRORS, type ErrorName } from '../contract/errors.ts'
+
+export type ErrorContext = Readonly<Record<string, string>>
+
+export type VaultErrorOptions = {
+  readonly message?: string
+  readonly context?: ErrorContext
+  readonly cause?: unknown
+}
+
+/**
+ * A failure with a catalogue name. `message` and `context` are shown to the client, so they must
+ * never carry property values, keys, tokens' data or ciphertext; `cause` is only logged.
+ */
+export class VaultError extends Error {
+  override readonly name = 'VaultError'
+  readonly errorName: ErrorName
+  readonly context: ErrorContext
+
+  constructor(errorName: ErrorName, options: VaultErrorOptions = {}) {
+    super(options.message ?? ERRORS[errorName].title, { cause: options.cause })
+    this.errorName = errorName
+    this.context = options.context ?? {}
+  }
+
+  get code(): string {
+    return ERRORS[this.errorName].code
+  }
+
+  get status(): number {
+    return ERRORS[this.errorName].status
+  }
+}
+
+export function isVaultError(error: unknown): error is VaultError {
+  return error instanceof VaultError
+}

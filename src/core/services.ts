@@ -1,0 +1,74 @@
+// src/core/services.ts: Services type and createServices(deps), the core half of the composition root
+import { type AuditSink, createAuditService } from './audit/audit.ts'
+import { createControlCache } from './cache.ts'
+import { createIamService } from './iam/iam.ts'
+import type { Store } from './store.ts'
+import { createConfvarsService } from './system/confvars.ts'
+import { createSystemService } from './system/system.ts'
+import type { Clock } from './time.ts'
+
+/** Plain settings core needs, taken from the configuration by app.ts. */
+export type CoreSettings = Readonly<{
+  adminApiKey: string
+  adminMayReadData: boolean
+  policyEnforcement: boolean
+  forceAccessReason: boolean
+  cacheRefreshIntervalMs: number
+  worker: Readonly<{ id: string; priority: number; components: readonly string[] }>
+  version: string
+  vaultId: string
+  configuration: Readonly<Record<string, unknown>>
+  license: Readonly<{ key: string; isMasked: boolean }>
+  audit: Readonly<{ isEnabled: boolean; includeRemoteAddr: boolean; skipDeleteTokens: boolean }>
+  confvarDefaults: Readonly<{ logLevel: string; traceSql: boolean }>
+}>
+
+export type ServicesDeps = Readonly<{
+  store: Store
+  clock: Clock
+  settings: CoreSettings
+  auditSink: AuditSink | 'database' | 'none'
+  applyConfvars: (values: ReadonlyMap<string, string>) => void
+}>
+
+export function createServices(deps: ServicesDeps) {
+  const { store, clock, settings } = deps
+  const cache = createControlCache({
+    store,
+    clock,
+    refreshIntervalMs: settings.cacheRefreshIntervalMs,
+    worker: settings.worker,
+  })
+  const iam = createIamService({
+    store,
+    clock,
+    adminApiKey: settings.adminApiKey,
+    adminMayReadData: settings.adminMayReadData,
+    policyEnforcement: settings.policyEnforcement,
+  })
+  const audit = createAuditService({
+    store,
+    sink: deps.auditSink,
+    isEnabled: settings.audit.isEnabled,
+    includeRemoteAddr: settings.audit.includeRemoteAddr,
+    skipOperations: new Set(settings.audit.skipDeleteTokens ? ['delete_tokens'] : []),
+  })
+  const confvars = createConfvarsService({
+    store,
+    clock,
+    defaults: settings.confvarDefaults,
+    apply: deps.applyConfvars,
+  })
+  cache.register('confvars', confvars.load)
+  const system = createSystemService({
+    store,
+    version: settings.version,
+    vaultId: settings.vaultId,
+    configuration: settings.configuration,
+    license: settings.license,
+    healthTimeoutMs: 2000,
+  })
+  return { clock, settings, cache, iam, audit, confvars, system }
+}
+
+export type Services = ReturnType<typeof createServices>

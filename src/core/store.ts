@@ -1,0 +1,127 @@
+// src/core/store.ts: Store, the persistence port core needs; implemented in src/storage
+import type { Micros } from './time.ts'
+
+export type StoreKind = 'sqlite' | 'postgres'
+
+export type TransactionOptions = {
+  /** Aborted when the call times out: the transaction is rolled back instead of committed. */
+  readonly signal?: AbortSignal
+}
+
+export type Generation = { readonly generation: number; readonly modifiedAt: Micros }
+
+/** Cluster-wide metadata: the control-data generation counter and small key/value settings. */
+export type MetaRepo = {
+  getGeneration(): Promise<Generation>
+  /** Increments the generation so other nodes refresh their control-data caches. */
+  bumpGeneration(now: Micros): Promise<number>
+  get(key: string): Promise<string | undefined>
+  set(key: string, value: string, now: Micros): Promise<void>
+  delete(key: string): Promise<void>
+}
+
+export type AuditRow = {
+  readonly eventId: string
+  readonly time: Micros
+  readonly requestId: string
+  readonly username: string
+  readonly operation: string
+  readonly collection: string | undefined
+  readonly outcome: 'success' | 'failure'
+  readonly status: number
+  /** The whole event as JSON; never holds property values, keys or token data. */
+  readonly record: string
+}
+
+export type AuditRepo = {
+  insert(row: AuditRow): Promise<void>
+  list(options: { readonly since?: Micros; readonly limit: number }): Promise<AuditRow[]>
+}
+
+export type StoredApiKey = {
+  readonly username: string
+  readonly keyHash: Uint8Array
+  readonly expiresAt: Micros | undefined
+  readonly createdAt: Micros
+}
+
+export type IamRepo = {
+  getConfig(): Promise<{ readonly toml: string; readonly version: number } | undefined>
+  /** Replaces the IAM configuration; returns the new version. */
+  setConfig(toml: string, now: Micros): Promise<number>
+  findApiKeyByHash(keyHash: Uint8Array): Promise<StoredApiKey | undefined>
+  getApiKey(username: string): Promise<StoredApiKey | undefined>
+  /** Sets (replaces) a user's key: the previous key stops working at once. */
+  setApiKey(key: StoredApiKey): Promise<void>
+  updateApiKeyExpiry(username: string, expiresAt: Micros | undefined): Promise<boolean>
+  /** Removes the keys of users not in the list (they left the IAM configuration). */
+  deleteApiKeysExcept(usernames: readonly string[]): Promise<number>
+}
+
+export type ConfvarsRepo = {
+  list(): Promise<ReadonlyMap<string, string>>
+  set(name: string, value: string, now: Micros): Promise<void>
+  clear(): Promise<void>
+}
+
+export type WorkerRow = {
+  readonly workerId: string
+  readonly generationNumber: number
+  readonly generationCheckedAt: Micros
+  readonly refreshIntervalSeconds: number
+  readonly priority: number
+  readonly component: string
+  readonly heartbeatAt: Micros
+}
+
+export type WorkersRepo = {
+  upsert(worker: WorkerRow): Promise<void>
+  list(): Promise<WorkerRow[]>
+  remove(workerId: string): Promise<void>
+  removeStale(heartbeatBefore: Micros): Promise<number>
+}
+
+export type DataKeyRow = {
+  readonly purpose: string
+  readonly version: number
+  readonly wrapped: Uint8Array
+  readonly createdAt: Micros
+}
+
+export type KeysRepo = {
+  list(purpose?: string): Promise<DataKeyRow[]>
+  /** Inserts a key version; false when that version already exists (another node won). */
+  insert(row: DataKeyRow): Promise<boolean>
+}
+
+export type LeasesRepo = {
+  /** Takes or renews a named lease; true when `holder` holds it until `expiresAt`. */
+  acquire(name: string, holder: string, expiresAt: Micros, now: Micros): Promise<boolean>
+  release(name: string, holder: string): Promise<void>
+  getState(name: string): Promise<string | undefined>
+  setState(name: string, holder: string, state: string): Promise<boolean>
+}
+
+export type Repos = {
+  readonly meta: MetaRepo
+  readonly audit: AuditRepo
+  readonly iam: IamRepo
+  readonly confvars: ConfvarsRepo
+  readonly workers: WorkersRepo
+  readonly keys: KeysRepo
+  readonly leases: LeasesRepo
+}
+
+export type Store = Repos & {
+  readonly kind: StoreKind
+  readonly isMemory: boolean
+  /**
+   * Runs `work` in one database transaction: everything it writes lands, or nothing does.
+   * Inside a transaction, `transaction` runs `work` in the same transaction.
+   */
+  transaction<T>(work: (tx: Repos) => Promise<T>, options?: TransactionOptions): Promise<T>
+  schemaVersion(): Promise<number>
+  /** Cheap round trip used by health checks. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}

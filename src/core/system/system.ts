@@ -1,0 +1,82 @@
+// src/core/system/system.ts: health, version, cluster information, configuration and test-aid errors
+import { ERRORS, type ErrorName } from '../../contract/errors.ts'
+import { VaultError } from '../errors.ts'
+import type { Store } from '../store.ts'
+import { formatNano } from '../time.ts'
+
+const LICENSE_KEY = 'license'
+
+export type SystemDeps = {
+  readonly store: Store
+  readonly version: string
+  readonly vaultId: string
+  /** The effective configuration, already masked, as GET /system/info/configuration shows it. */
+  readonly configuration: Readonly<Record<string, unknown>>
+  readonly license: Readonly<{ key: string; isMasked: boolean }>
+  readonly healthTimeoutMs: number
+}
+
+/** Catalogue entries the trigger-error aid may produce, by status. */
+function errorForStatus(status: number): ErrorName {
+  const match = (Object.keys(ERRORS) as ErrorName[]).find((name) => ERRORS[name].status === status)
+  return match ?? 'internal'
+}
+
+export function createSystemService(deps: SystemDeps) {
+  async function isHealthy(): Promise<boolean> {
+    const timeout = new Promise<never>((_, reject) => {
+      setTimeout(() => reject(new Error('health check timed out')), deps.healthTimeoutMs).unref()
+    })
+    try {
+      await Promise.race([deps.store.ping(), timeout])
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  return {
+    isHealthy,
+    async getVersion() {
+      return {
+        vault_id: deps.vaultId,
+        vault_version: deps.version,
+        db_schema_version: await deps.store.schemaVersion(),
+      }
+    },
+    async getClusterInfo() {
+      const generation = await deps.store.meta.getGeneration()
+      const workers = await deps.store.workers.list()
+      return {
+        vault: {
+          generation_number: generation.generation,
+          modified_at: formatNano(generation.modifiedAt),
+        },
+        workers: workers.map((w) => ({
+          worker_id: w.workerId,
+          generation_number: w.generationNumber,
+          generation_checked_at: formatNano(w.generationCheckedAt),
+          refresh_interval_seconds: w.refreshIntervalSeconds,
+          priority: w.priority,
+          component: w.component,
+        })),
+      }
+    },
+    getConfiguration: () => deps.configuration,
+    async getLicense() {
+      const stored = (await deps.store.meta.get(LICENSE_KEY)) ?? deps.license.key
+      return { key: deps.license.isMasked && stored ? '***' : stored, expiration: '' }
+    },
+    /** Licensing is not enforced; the key is kept so get-license shows what was set. */
+    async setLicense(key: string, now: number): Promise<void> {
+      await deps.store.meta.set(LICENSE_KEY, key, now)
+    },
+    /** Test aid: answers the catalogue error with the requested status. */
+    triggerError(status: number): never {
+      const name = errorForStatus(status)
+      throw new VaultError(name, { message: `Triggered error with status ${ERRORS[name].status}.` })
+    },
+  }
+}
+
+export type SystemService = ReturnType<typeof createSystemService>

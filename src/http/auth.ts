@@ -1,0 +1,108 @@
+// src/http/auth.ts: bearer credential → principal → RequestContext, capability gate and access reason
+import type { FastifyRequest } from 'fastify'
+import { newAuditDraft, type Principal, type RequestContext } from '../core/context.ts'
+import { DATA_OPERATIONS, OPERATIONS, type Operation } from '../core/iam/operations.ts'
+import { resolveReason } from '../core/iam/reasons.ts'
+import type { Services } from '../core/services.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation name from core/iam/operations.ts: it decides capability and audit. */
+    operation?: Operation
+    /** Schema updates may run long (index builds) and are exempt from the call timeout. */
+    isTimeoutExempt?: boolean
+  }
+  interface FastifyRequest {
+    ctx: RequestContext
+  }
+}
+
+const ANONYMOUS: Principal = { username: '', role: '', isAdmin: false, authKind: 'api_key' }
+
+function bearer(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim())
+  return match?.[1]?.trim()
+}
+
+/** `X-Tenant-Id: a,b`, possibly repeated: the distinct non-empty tenant IDs. */
+function tenantIds(header: string | string[] | undefined): string[] {
+  const values = Array.isArray(header) ? header : header === undefined ? [] : [header]
+  const ids = values.flatMap((value) => value.split(',')).map((id) => id.trim())
+  return [...new Set(ids.filter((id) => id.length > 0))]
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+type QueryValues = Record<string, unknown>
+
+function queryString(query: QueryValues, name: string): string | undefined {
+  const value = query[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+function remoteAddress(req: FastifyRequest, useXff: boolean): string {
+  const forwarded = firstHeader(req.headers['x-forwarded-for'])
+  return useXff && forwarded ? (forwarded.split(',')[0]?.trim() ?? req.ip) : req.ip
+}
+
+/** Builds the context of an operation's call with the principal it was authenticated as. */
+function contextFor(
+  req: FastifyRequest,
+  operation: Operation,
+  principal: Principal,
+  services: Services,
+  signal: AbortSignal,
+  useXff: boolean,
+): RequestContext {
+  const query = (req.query ?? {}) as QueryValues
+  return {
+    requestId: req.id,
+    principal,
+    now: services.clock(),
+    signal,
+    reason: undefined,
+    customAudit: queryString(query, 'custom_audit'),
+    tenantIds: tenantIds(req.headers['x-tenant-id']),
+    transParam: firstHeader(req.headers['x-trans-param']),
+    remoteAddr: remoteAddress(req, useXff),
+    audit: newAuditDraft(operation, req.method, req.routeOptions.url ?? req.url),
+  }
+}
+
+export type AuthOptions = { readonly useXff: boolean }
+
+/**
+ * The onRequest step of every operation, in the spec's precedence: 401 (credential) → 403
+ * (capability, decided by the route alone so callers cannot probe resources) → 400 (reason).
+ */
+export async function authenticateRequest(
+  services: Services,
+  req: FastifyRequest,
+  signal: AbortSignal,
+  options: AuthOptions,
+): Promise<void> {
+  const operation = req.routeOptions.config.operation as Operation
+  req.ctx = contextFor(req, operation, ANONYMOUS, services, signal, options.useXff)
+  if (OPERATIONS[operation].kind === 'public') return
+  const principal = await services.iam.authenticate(bearer(req.headers.authorization))
+  req.ctx = { ...req.ctx, principal }
+  services.iam.authorize(req.ctx, operation)
+  if (!DATA_OPERATIONS.has(operation)) return
+  const query = (req.query ?? {}) as QueryValues
+  const reason = resolveReason(
+    { reason: queryString(query, 'reason'), adhocReason: queryString(query, 'adhoc_reason') },
+    services.settings.forceAccessReason,
+  )
+  req.ctx = { ...req.ctx, reason }
+  if (/^true$/i.test(queryString(query, 'reload_cache') ?? ''))
+    await services.cache.refresh({ force: true })
+  else await services.cache.ensureFresh()
+}
+
+export function isPublic(req: FastifyRequest): boolean {
+  const operation = req.routeOptions.config.operation
+  return operation !== undefined && OPERATIONS[operation].kind === 'public'
+}

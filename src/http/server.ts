@@ -1,0 +1,183 @@
+// src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
+import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import cors from '@fastify/cors'
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+  type RouteHandlerMethod,
+} from 'fastify'
+import { VaultError } from '../core/errors.ts'
+import type { Services } from '../core/services.ts'
+import { authenticateRequest, isPublic } from './auth.ts'
+import { toErrorResponse } from './errors.ts'
+import { parseQuery } from './query.ts'
+import { systemRoutes } from './routes/system.ts'
+import type { RoutesPlugin } from './routes/types.ts'
+
+export type ServerOptions = Readonly<{
+  logger: FastifyServerOptions['logger']
+  bodyLimitBytes: number
+  timeoutMs: number
+  allowOrigins: readonly string[]
+  components: readonly ('data' | 'control')[]
+  errorUrlBase: string
+  useXff: boolean
+}>
+
+/** Path params may hold token IDs (≤ 128) and transaction IDs; Fastify's default cap is 100. */
+const MAX_PARAM_LENGTH = 2048
+/** `ids` may list 1000 UUIDs, so URLs up to 64 KiB are served; longer ones get 414. */
+const MAX_URL_LENGTH = 65_536
+
+const ROUTES: readonly RoutesPlugin[] = [systemRoutes]
+
+const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
+
+type RoutePattern = { readonly method: string; readonly pattern: RegExp }
+
+function toPattern(url: string): RegExp {
+  const escaped = url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')
+  return new RegExp(`^${escaped}/?$`)
+}
+
+function family(url: string): 'data' | 'control' | 'system' {
+  if (url.startsWith('/api/pvlt/1.0/data/')) return 'data'
+  if (url.startsWith('/api/pvlt/1.0/ctl/')) return 'control'
+  return 'system'
+}
+
+function abortedPromise(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason)
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+  })
+}
+
+function sendError(app: FastifyInstance, services: Services, options: ServerOptions) {
+  return async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
+    if (req.ctx !== undefined && !isPublic(req)) {
+      await services.audit
+        .record(req.ctx, { status, errorCode: body.error_code })
+        .catch((auditError) =>
+          app.log.error({ err: auditError }, 'audit record could not be written'),
+        )
+    }
+    return reply.code(status).type('application/json; charset=utf-8').send(body)
+  }
+}
+
+/**
+ * Wraps every handler: the call is abandoned with 503 ERR1009 when its time is up (its
+ * transaction sees the aborted signal and rolls back), and a successful call records its audit
+ * event before the response leaves; if that record cannot be written the call fails (fail closed).
+ */
+function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHandlerMethod {
+  return async function wrapped(this: FastifyInstance, req, reply) {
+    const work = Promise.resolve(handler.call(this, req, reply))
+    work.catch(() => {})
+    const result = await Promise.race([work, abortedPromise(req.ctx.signal)])
+    if (!isPublic(req)) await services.audit.record(req.ctx, { status: reply.statusCode })
+    if (result === undefined && !reply.sent) return reply.send()
+    return result
+  }
+}
+
+export function buildServer(services: Services, options: ServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: options.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    routerOptions: {
+      querystringParser: parseQuery,
+      maxParamLength: MAX_PARAM_LENGTH,
+      ignoreTrailingSlash: true,
+    },
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: 'idle',
+    serverFactory: (handler) => createServer({ maxHeaderSize: MAX_URL_LENGTH * 2 }, handler),
+  })
+  app.setValidatorCompiler(TypeBoxValidatorCompiler)
+  app.addContentTypeParser(TEXT_TYPES, { parseAs: 'string' }, (_req, body, done) =>
+    done(null, body),
+  )
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) =>
+    done(null, body),
+  )
+
+  const patterns: RoutePattern[] = []
+  app.addHook('onRoute', (route) => {
+    // CORS preflight answers OPTIONS on every path; it says nothing about which paths exist.
+    if (!route.url.includes('*')) {
+      for (const method of [route.method].flat())
+        patterns.push({ method, pattern: toPattern(route.url) })
+    }
+    if (route.config?.operation !== undefined) route.handler = wrapHandler(services, route.handler)
+  })
+
+  if (options.allowOrigins.length > 0) {
+    app.register(cors, {
+      origin: options.allowOrigins.includes('*') ? '*' : [...options.allowOrigins],
+    })
+  }
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id)
+    if (req.url.length > MAX_URL_LENGTH) throw new VaultError('urlTooLong')
+    const urlFamily = family(req.url)
+    if (urlFamily !== 'system' && !options.components.includes(urlFamily))
+      throw new VaultError('routeNotFound')
+    if (req.routeOptions.config.operation === undefined) return
+    const controller = new AbortController()
+    if (!req.routeOptions.config.isTimeoutExempt) {
+      const timer = setTimeout(() => controller.abort(new VaultError('timeout')), options.timeoutMs)
+      reply.raw.once('close', () => clearTimeout(timer))
+    }
+    await authenticateRequest(services, req, controller.signal, { useXff: options.useXff })
+  })
+
+  // During shutdown, in-flight responses close their connection so keep-alive sockets do not hold
+  // the process open until the client's idle timeout.
+  let isClosing = false
+  app.addHook('preClose', async () => {
+    isClosing = true
+  })
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (isClosing) reply.header('connection', 'close')
+    return payload
+  })
+
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      {
+        method: req.method,
+        route: req.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    )
+  })
+
+  app.setErrorHandler(sendError(app, services, options))
+
+  app.setNotFoundHandler(async (req) => {
+    const path = req.url.split('?')[0] ?? ''
+    const known = patterns.some((route) => route.pattern.test(path))
+    throw new VaultError(known ? 'methodNotAllowed' : 'routeNotFound', {
+      message: known
+        ? `The method ${req.method} is not allowed on ${path}.`
+        : `The requested path ${path} does not exist.`,
+      context: { method: req.method, path },
+    })
+  })
+
+  for (const routes of ROUTES) app.register(routes, { services })
+  return app
+}

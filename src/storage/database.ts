@@ -1,0 +1,120 @@
+// src/storage/database.ts: opens SQLite (node:sqlite) or PostgreSQL (pg) and returns a Kysely instance
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
+import {
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+} from 'kysely'
+import pg from 'pg'
+import type { Tables } from './schema.ts'
+
+export type DatabaseOptions =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | {
+      readonly kind: 'postgres'
+      readonly host: string
+      readonly port: number
+      readonly database: string
+      readonly user: string
+      readonly password: string
+      readonly requireTls: boolean
+      readonly maxOpenConns: number
+      readonly maxIdleConns: number
+      readonly connMaxLifetimeMs: number
+    }
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export type OpenDatabase = {
+  readonly db: Kysely<Tables>
+  readonly dialect: Dialect
+  readonly isMemory: boolean
+  /** A short description for start-up logs, without secrets. */
+  readonly description: string
+}
+
+const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * Gives node:sqlite's DatabaseSync the interface Kysely's SqliteDialect expects. Prepared
+ * statements are cached by SQL text: preparing is a large share of a small query's cost.
+ */
+function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>()
+  function wrap(statement: StatementSync): SqliteStatement {
+    statement.setReadBigInts(false)
+    return {
+      reader: statement.columns().length > 0,
+      all: (parameters) => statement.all(...(parameters as never[])),
+      run: (parameters) => statement.run(...(parameters as never[])),
+      iterate: (parameters) => statement.iterate(...(parameters as never[])),
+    }
+  }
+  return {
+    close: () => database.close(),
+    prepare(sql) {
+      let statement = cache.get(sql)
+      if (statement === undefined) {
+        statement = wrap(database.prepare(sql))
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
+        cache.set(sql, statement)
+      }
+      return statement
+    },
+  }
+}
+
+function openSqlite(file: string): OpenDatabase {
+  const isMemory = file === ':memory:'
+  if (!isMemory) mkdirSync(dirname(file), { recursive: true })
+  const database = new DatabaseSync(file)
+  database.exec('PRAGMA journal_mode = WAL')
+  database.exec('PRAGMA synchronous = NORMAL')
+  database.exec('PRAGMA foreign_keys = ON')
+  database.exec('PRAGMA busy_timeout = 5000')
+  const db = new Kysely<Tables>({
+    dialect: new SqliteDialect({ database: sqliteAdapter(database) }),
+  })
+  return {
+    db,
+    dialect: 'sqlite',
+    isMemory,
+    description: isMemory ? 'sqlite (in memory)' : `sqlite ${file}`,
+  }
+}
+
+/** BIGINT columns hold microsecond times and counters that fit in a double. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 && format !== 'binary') return (value: string) => Number(value)
+    return pg.types.getTypeParser(oid, format)
+  },
+} as pg.CustomTypesConfig
+
+function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): OpenDatabase {
+  const pool = new pg.Pool({
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+    password: options.password,
+    ssl: options.requireTls ? { rejectUnauthorized: true } : undefined,
+    max: options.maxOpenConns,
+    idleTimeoutMillis: 30_000,
+    maxLifetimeSeconds: Math.max(1, Math.round(options.connMaxLifetimeMs / 1000)),
+    types: pgTypes,
+  })
+  // An idle client's connection error must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  const description = `postgres ${options.user}@${options.host}:${options.port}/${options.database}`
+  return { db, dialect: 'postgres', isMemory: false, description }
+}
+
+export function openDatabase(options: DatabaseOptions): OpenDatabase {
+  return options.kind === 'sqlite' ? openSqlite(options.file) : openPostgres(options)
+}

@@ -1,0 +1,79 @@
+// src/storage/repos/iam.ts: the stored IAM configuration and users' hashed API keys
+import type { Kysely, Selectable } from 'kysely'
+import type { IamRepo, StoredApiKey } from '../../core/store.ts'
+import type { ApiKeysTable, Tables } from '../schema.ts'
+
+function toApiKey(row: Selectable<ApiKeysTable>): StoredApiKey {
+  return {
+    username: row.username,
+    keyHash: new Uint8Array(row.key_hash),
+    expiresAt: row.expires_at ?? undefined,
+    createdAt: row.created_at,
+  }
+}
+
+export function createIamRepo(db: Kysely<Tables>): IamRepo {
+  return {
+    async getConfig() {
+      const row = await db.selectFrom('iam_config').select(['toml', 'version']).executeTakeFirst()
+      return row
+    },
+    async setConfig(toml, now) {
+      const row = await db
+        .insertInto('iam_config')
+        .values({ id: 1, toml, version: 1, updated_at: now })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            toml,
+            version: eb('iam_config.version', '+', 1),
+            updated_at: now,
+          })),
+        )
+        .returning('version')
+        .executeTakeFirstOrThrow()
+      return row.version
+    },
+    async findApiKeyByHash(keyHash) {
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('key_hash', '=', keyHash)
+        .executeTakeFirst()
+      return row && toApiKey(row)
+    },
+    async getApiKey(username) {
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('username', '=', username)
+        .executeTakeFirst()
+      return row && toApiKey(row)
+    },
+    async setApiKey(key) {
+      const values = {
+        key_hash: key.keyHash,
+        expires_at: key.expiresAt ?? null,
+        created_at: key.createdAt,
+      }
+      await db
+        .insertInto('api_keys')
+        .values({ username: key.username, ...values })
+        .onConflict((oc) => oc.column('username').doUpdateSet(values))
+        .execute()
+    },
+    async updateApiKeyExpiry(username, expiresAt) {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ expires_at: expiresAt ?? null })
+        .where('username', '=', username)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+    async deleteApiKeysExcept(usernames) {
+      let query = db.deleteFrom('api_keys')
+      if (usernames.length > 0) query = query.where('username', 'not in', usernames)
+      const result = await query.executeTakeFirst()
+      return Number(result.numDeletedRows)
+    },
+  }
+}

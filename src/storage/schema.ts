@@ -1,0 +1,83 @@
+// src/storage/schema.ts: table row types for Kysely (times are microseconds since the epoch)
+import type { Generated } from 'kysely'
+
+export type SchemaMigrationsTable = {
+  version: number
+  name: string
+  applied_at: number
+}
+
+export type VaultMetaTable = {
+  key: string
+  value: string
+  updated_at: number
+}
+
+export type AuditEventsTable = {
+  seq: Generated<number>
+  event_id: string
+  time: number
+  request_id: string
+  username: string
+  operation: string
+  collection: string | null
+  outcome: string
+  status: number
+  record: string
+}
+
+export type IamConfigTable = {
+  id: number
+  toml: string
+  version: number
+  updated_at: number
+}
+
+export type ApiKeysTable = {
+  username: string
+  key_hash: Uint8Array
+  expires_at: number | null
+  created_at: number
+}
+
+export type ConfvarsTable = {
+  name: string
+  value: string
+  updated_at: number
+}
+
+export type WorkersTable = {
+  worker_id: string
+  generation_number: number
+  generation_checked_at: number
+  refresh_interval_seconds: number
+  priority: number
+  component: string
+  heartbeat_at: number
+}
+
+export type DataKeysTable = {
+  purpose: string
+  version: number
+  wrapped: Uint8Array
+  created_at: number
+}
+
+export type LeasesTable = {
+  name: string
+  holder: string
+  expires_at: number
+  state: string
+}
+
+export type Tables = {
+  schema_migrations: SchemaMigrationsTable
+  vault_meta: VaultMetaTable
+  audit_events: AuditEventsTable
+  iam_config: IamConfigTable
+  api_keys: ApiKeysTable
+  confvars: ConfvarsTable
+  workers: WorkersTable
+  data_keys: DataKeysTable
+  leases: LeasesTable
+}

@@ -1,0 +1,49 @@
+// src/storage/sql-store.ts: implements core/store.ts on Kysely, for SQLite and PostgreSQL alike
+import { type Kysely, sql } from 'kysely'
+import type { Repos, Store } from '../core/store.ts'
+import type { OpenDatabase } from './database.ts'
+import { currentVersion } from './migrate.ts'
+import { createAuditRepo } from './repos/audit.ts'
+import { createIamRepo } from './repos/iam.ts'
+import { createMetaRepo } from './repos/meta.ts'
+import {
+  createConfvarsRepo,
+  createKeysRepo,
+  createLeasesRepo,
+  createWorkersRepo,
+} from './repos/system.ts'
+import type { Tables } from './schema.ts'
+
+function createRepos(db: Kysely<Tables>): Repos {
+  return {
+    meta: createMetaRepo(db),
+    audit: createAuditRepo(db),
+    iam: createIamRepo(db),
+    confvars: createConfvarsRepo(db),
+    workers: createWorkersRepo(db),
+    keys: createKeysRepo(db),
+    leases: createLeasesRepo(db),
+  }
+}
+
+export function createSqlStore(database: OpenDatabase): Store {
+  const { db } = database
+  return {
+    ...createRepos(db),
+    kind: database.dialect,
+    isMemory: database.isMemory,
+    async transaction(work, options = {}) {
+      return db.transaction().execute(async (trx) => {
+        const result = await work(createRepos(trx))
+        // A call that ran out of time is rolled back rather than committed late.
+        options.signal?.throwIfAborted()
+        return result
+      })
+    },
+    schemaVersion: () => currentVersion(db),
+    async ping() {
+      await sql`SELECT 1`.execute(db)
+    },
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,110 @@
+// test/cli/serve.test.ts: `strongroom serve` and `strongroom migrate` as real processes
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli, startCli } from '../helpers/cli.ts'
+import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
+import { fetchJson } from '../helpers/server.ts'
+
+const dir = await mkdtemp(join(tmpdir(), 'strongroom-cli-'))
+const pgUrl = await findTestPostgres()
+const drops: (() => Promise<void>)[] = []
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+  for (const drop of drops) await drop()
+})
+
+describe('strongroom serve', () => {
+  it('serves health on the embedded database, prints the store and the dev key, and stops on SIGTERM', async () => {
+    const running = await startCli(['serve', '--dev'], { SVC_DATA_DIR: join(dir, 'dev') })
+    const res = await fetchJson(`${running.address}/api/pvlt/1.0/data/info/health`)
+    expect(await res.json()).toEqual({ status: 'pass' })
+    expect(running.output()).toContain(`Store: SQLite ${join(dir, 'dev', 'strongroom.db')}`)
+    expect(running.output()).toContain('Admin API key is pvaultauth')
+    expect(await running.stop('SIGTERM')).toBe(0)
+    expect((await stat(join(dir, 'dev', 'strongroom.db'))).isFile()).toBe(true)
+  })
+
+  it('stops cleanly on SIGINT', async () => {
+    const running = await startCli(['serve', '--dev'], { SVC_BACKING_STORE: 'memory' })
+    expect(running.output()).toContain('SQLite in memory')
+    expect(await running.stop('SIGINT')).toBe(0)
+  })
+
+  it('refuses to start with every configuration problem listed, naming each variable', async () => {
+    const { code, output } = await runCli(['serve', '--dev'], {
+      SVC_LOG_LEVEL: 'loud',
+      SVC_SERVICE_MAX_PAGE_SIZE: 'many',
+      SVC_BACKING_STORE: 'memory',
+    })
+    expect(code).toBe(2)
+    expect(output).toContain('SVC_LOG_LEVEL')
+    expect(output).toContain('debug, info, warn, error')
+    expect(output).toContain('SVC_SERVICE_MAX_PAGE_SIZE')
+  })
+
+  it('refuses to start in server mode without a usable KMS', async () => {
+    const { code, output } = await runCli(['serve'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_TLS_ENABLE: 'false',
+    })
+    expect(code).toBe(2)
+    expect(output).toContain('SVC_KMS')
+  })
+
+  it('says stateless mode is not implemented yet', async () => {
+    const { code, output } = await runCli(['serve', '--dev'], { SVC_BACKING_STORE: 'none' })
+    expect(code).toBe(1)
+    expect(output).toMatch(/stateless mode\) is not implemented yet/)
+  })
+})
+
+describe('strongroom migrate', () => {
+  it('applies migrations once and then reports the schema up to date', async () => {
+    const env = { SVC_DATA_DIR: join(dir, 'migrate') }
+    const first = await runCli(['migrate', '--dev'], env)
+    expect(first.code).toBe(0)
+    expect(first.output).toMatch(/Applied migrations 1/)
+    const second = await runCli(['migrate', '--dev'], env)
+    expect(second.output).toMatch(/up to date/)
+  })
+
+  it('prints usage for an unknown command', async () => {
+    const { code, output } = await runCli(['frobnicate'], {})
+    expect(code).toBe(2)
+    expect(output).toContain('Usage: strongroom')
+  })
+})
+
+describe.skipIf(pgUrl === undefined)('strongroom serve on PostgreSQL', () => {
+  it('starts two nodes on one fresh database at once; both migrate safely and serve', async () => {
+    const { options, drop } = await createTestDatabase(pgUrl as string)
+    drops.push(drop)
+    const env = {
+      SVC_BACKING_STORE: 'postgres',
+      SVC_DB_HOSTNAME: options.host,
+      SVC_DB_PORT: String(options.port),
+      SVC_DB_NAME: options.database,
+      SVC_DB_USER: options.user,
+      SVC_DB_PASSWORD: options.password,
+    }
+    const nodes = await Promise.all([
+      startCli(['serve', '--dev'], env),
+      startCli(['serve', '--dev'], env),
+    ])
+    for (const node of nodes) {
+      const res = await fetchJson(`${node.address}/api/pvlt/1.0/system/info/version`, {
+        headers: { authorization: 'Bearer pvaultauth' },
+      })
+      expect((await res.json()).db_schema_version).toBeGreaterThanOrEqual(1)
+      expect(node.output()).toContain(`Store: PostgreSQL ${options.user}@${options.host}`)
+    }
+    const [first] = nodes
+    const cluster = await fetchJson(`${first?.address}/api/pvlt/1.0/ctl/info/cluster`, {
+      headers: { authorization: 'Bearer pvaultauth' },
+    })
+    expect((await cluster.json()).workers).toHaveLength(2)
+    expect(await Promise.all(nodes.map((node) => node.stop()))).toEqual([0, 0])
+  })
+})

@@ -1,0 +1,63 @@
+// test/helpers/cli.ts: runs the real `strongroom` command in a child process
+import { type ChildProcess, spawn } from 'node:child_process'
+import { resolve } from 'node:path'
+
+const MAIN = resolve(import.meta.dirname, '../../src/cli/main.ts')
+
+export type Running = {
+  readonly child: ChildProcess
+  readonly address: string
+  output(): string
+  /** Sends a signal and resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+  )
+  return { ...clean, SVC_LOG_LEVEL: 'warn', SVC_LOG_AUDIT_SINK: 'none', ...env }
+}
+
+/** Runs a command to completion: exit code and everything it printed. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: baseEnv(env) })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('exit', (code) => done({ code, output }))
+  })
+}
+
+/** Starts `serve` and resolves once it printed the address it listens on. */
+export function startCli(args: string[], env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: baseEnv({ SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0', ...env }),
+  })
+  let output = ''
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+  return new Promise((ready, fail) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const match = /listening on (http:\/\/\S+)\nStore: .*\n/.exec(output)
+      if (match?.[1]) {
+        ready({
+          child,
+          address: match[1],
+          output: () => output,
+          stop(signal = 'SIGTERM') {
+            child.kill(signal)
+            return exited
+          },
+        })
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    exited.then((code) => fail(new Error(`exited with ${code} before listening:\n${output}`)))
+  })
+}

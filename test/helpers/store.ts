@@ -1,0 +1,16 @@
+// test/helpers/store.ts: opens a migrated Store on in-memory SQLite or on a fresh PostgreSQL database
+import type { Store } from '../../src/core/store.ts'
+import { type DatabaseOptions, openDatabase } from '../../src/storage/database.ts'
+import { migrate } from '../../src/storage/migrate.ts'
+import { createSqlStore } from '../../src/storage/sql-store.ts'
+
+export type TestStore = { readonly store: Store; close(): Promise<void> }
+
+export async function openTestStore(
+  options: DatabaseOptions = { kind: 'sqlite', file: ':memory:' },
+): Promise<TestStore> {
+  const database = openDatabase(options)
+  await migrate(database.db, database.dialect)
+  const store = createSqlStore(database)
+  return { store, close: () => store.close() }
+}
