@@ -1,11 +1,13 @@
 // test/api/system.test.ts: health, version, cluster, configuration, license, confvars, trigger-error
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeEngines } from '../helpers/engines.ts'
 import { API, startTestServer, type TestServer } from '../helpers/server.ts'
 
-describe('system API', () => {
+describeEngines('system API', (engine) => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer({
+      engine,
       env: { SVC_SERVICE_LICENSE: 'lic-123', SVC_KMS_SEED: 'a-secret-seed' },
     })
   })
@@ -21,7 +23,7 @@ describe('system API', () => {
   )
 
   it('answers health 503 fail when the database is gone', async () => {
-    const broken = await startTestServer()
+    const broken = await startTestServer({ engine })
     await broken.app.store.close()
     const res = await broken.request('GET', `${API}/data/info/health`, { token: null })
     expect(res.status).toBe(503)
@@ -81,7 +83,7 @@ describe('system API', () => {
       ]),
     )
     expect(body.devmode).toBe(true)
-    expect(body.backing_store).toBe('memory')
+    expect(body.backing_store).toBe(engine === 'sqlite' ? 'memory' : 'postgres')
     expect(body.kms.seed).toBe('***')
     expect(body.service.admin_api_key).toBe('***')
     expect(JSON.stringify(body)).not.toContain('a-secret-seed')

@@ -2,6 +2,7 @@
 import { type App, createApp } from '../../src/app.ts'
 import { type Config, loadConfig } from '../../src/config.ts'
 import type { Clock } from '../../src/core/time.ts'
+import { createTestDatabase, findTestPostgres } from './postgres.ts'
 
 export const ADMIN_KEY = 'pvaultauth'
 export const API = '/api/pvlt/1.0'
@@ -35,6 +36,8 @@ export type TestServerOptions = {
   /** SVC_* variables on top of the test defaults (dev mode, memory store, audit off stdout). */
   readonly env?: Record<string, string>
   readonly clock?: Clock
+  /** `postgres` runs on a fresh database of the test PostgreSQL (dropped on close). */
+  readonly engine?: Engine
   /** Extra routes for tests of cross-cutting behaviour (timeouts, reasons), added before listening. */
   readonly routes?: (app: App) => void
 }
@@ -59,8 +62,32 @@ function bodyInit(body: unknown, headers: Record<string, string>): RequestInit['
   return JSON.stringify(body)
 }
 
+export type Engine = 'sqlite' | 'postgres'
+
+async function engineEnv(
+  engine: Engine,
+): Promise<{ env: Record<string, string>; drop?: () => Promise<void> }> {
+  if (engine === 'sqlite') return { env: {} }
+  const url = await findTestPostgres()
+  if (url === undefined)
+    throw new Error('PostgreSQL is not reachable; guard the suite with describeEngines')
+  const { options, drop } = await createTestDatabase(url)
+  const env = {
+    SVC_BACKING_STORE: 'postgres',
+    SVC_DB_HOSTNAME: options.host,
+    SVC_DB_PORT: String(options.port),
+    SVC_DB_NAME: options.database,
+    SVC_DB_USER: options.user,
+    SVC_DB_PASSWORD: options.password,
+  }
+  return { env, drop }
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const app = await createApp(testConfig(options.env), { clock: options.clock })
+  const database = await engineEnv(options.engine ?? 'sqlite')
+  const app = await createApp(testConfig({ ...database.env, ...options.env }), {
+    clock: options.clock,
+  })
   options.routes?.(app)
   const baseUrl = await app.listen()
   return {
@@ -72,6 +99,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (token !== null) headers.authorization = `Bearer ${token}`
       return fetch(`${baseUrl}${path}`, { method, headers, body: bodyInit(init.body, headers) })
     },
-    close: () => app.close(),
+    async close() {
+      await app.close()
+      await database.drop?.()
+    },
   }
 }
