@@ -4,6 +4,7 @@ import { createWriteStream, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import type { Config } from './config.ts'
 import { describeConfig } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
@@ -11,7 +12,7 @@ import { createServices, type Services } from './core/services.ts'
 import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
 import { buildServer } from './http/server.ts'
-import { openDatabase } from './storage/database.ts'
+import { openDatabase, type QueryObserver } from './storage/database.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -21,6 +22,8 @@ export const VERSION: string = JSON.parse(
 
 export type App = {
   readonly config: Config
+  /** An Admin key generated on this start (SVC_GENERATE_SECRETS); shown once. */
+  readonly newAdminKey: string | undefined
   readonly server: FastifyInstance
   readonly services: Services
   readonly store: Store
@@ -34,13 +37,13 @@ export type AppOptions = { readonly clock?: Clock }
 
 export class StartupError extends Error {}
 
-async function openStore(config: Config): Promise<Store> {
+async function openStore(config: Config, onQuery: QueryObserver): Promise<Store> {
   if (config.database.kind === 'none') {
     throw new StartupError(
       'SVC_BACKING_STORE=none (stateless mode) is not implemented yet; use sqlite, postgres or memory.',
     )
   }
-  const database = openDatabase(config.database)
+  const database = openDatabase(config.database, { onQuery })
   try {
     if (config.migration.autoRun || database.isMemory)
       await migrate(database.db, database.dialect, config.migration)
@@ -108,10 +111,15 @@ async function vaultId(store: Store, now: number): Promise<string> {
   return (await store.meta.get('vault_id')) as string
 }
 
-export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+export async function createApp(configured: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock
-  const store = await openStore(config)
+  const { config, newAdminKey } = await applyGeneratedSecrets(configured)
+  const tls = await tlsMaterial(config)
   let server: FastifyInstance | undefined
+  let isTracingSql = config.db.traceSql
+  const store = await openStore(config, (sql, ms) => {
+    if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
+  })
   const services = createServices({
     store,
     clock,
@@ -119,6 +127,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     applyConfvars(values) {
       const level = values.get('log_level')
       if (server && level) server.log.level = level
+      isTracingSql = values.get('trace_sql') === 'true'
     },
     settings: {
       adminApiKey: config.service.adminApiKey,
@@ -151,16 +160,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     components: config.service.components,
     errorUrlBase: config.service.errorUrlBase,
     useXff: config.log.auditRemoteAddrXff,
+    isDocsEnabled: !config.features.disableDocs,
+    version: VERSION,
+    tls,
   })
   const app = server
   await services.cache.start()
   return {
     config,
+    newAdminKey,
     server: app,
     services,
     store,
     async listen() {
-      return app.listen({ host: config.service.host, port: config.service.port })
+      const address = await app.listen({ host: config.service.host, port: config.service.port })
+      return tls ? address.replace(/^http:/, 'https:') : address
     },
     async close() {
       await app.close()
@@ -218,6 +232,10 @@ function describeStore(config: Config): string {
 export function describeStartup(app: App, address: string): string[] {
   const { config } = app
   const lines = [`Strongroom ${VERSION} listening on ${address}`, `Store: ${describeStore(config)}`]
+  if (app.newAdminKey)
+    lines.push(
+      `Generated Admin API key (shown once, kept in the data directory): ${app.newAdminKey}`,
+    )
   if (config.devmode) lines.push(`Dev mode: the Admin API key is ${config.service.adminApiKey}`)
   else if (config.service.adminApiKeyIsDefault) {
     lines.push(

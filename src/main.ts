@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // src/main.ts: process entry: loadConfig → createApp → listen; handles signals (same as `strongroom serve`)
-import { closeOnSignals, createApp, describeStartup } from './app.ts'
-import { ConfigError, loadConfig } from './config.ts'
+import { enableCompileCache } from 'node:module'
+
+// Compiled modules are cached by Node between starts (see src/cli/main.ts).
+enableCompileCache()
+const { closeOnSignals, createApp, describeStartup } = await import('./app.ts')
+const { ConfigError, loadConfig } = await import('./config.ts')
 
 try {
   const app = await createApp(loadConfig())
-  console.log(describeStartup(app, await app.listen()).join('\n'))
   closeOnSignals(app, (error) => {
     process.exitCode = error ? 1 : 0
   })
+  console.log(describeStartup(app, await app.listen()).join('\n'))
 } catch (error) {
   const problems =
     error instanceof ConfigError

@@ -48,7 +48,7 @@ const CRYPTO_ALLOWED = new Set(['randomUUID', 'randomBytes', 'randomInt'])
 function layerOf(file: string): Layer {
   const path = relative(SRC, file)
   const [top] = path.split('/')
-  if (path === 'app.ts' || path === 'main.ts') return 'root'
+  if (path.startsWith('app') || path === 'main.ts') return 'root'
   if (path.startsWith('config')) return 'config'
   return top as Layer
 }

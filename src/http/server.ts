@@ -1,7 +1,9 @@
 // src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import cors from '@fastify/cors'
+import swagger from '@fastify/swagger'
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, {
   type FastifyInstance,
@@ -27,6 +29,11 @@ export type ServerOptions = Readonly<{
   components: readonly ('data' | 'control')[]
   errorUrlBase: string
   useXff: boolean
+  /** Serve the OpenAPI document at /openapi.json (off with SVC_FEATURES_DISABLE_DOCS). */
+  isDocsEnabled: boolean
+  version: string
+  /** PEM key and certificate: serve HTTPS instead of HTTP. */
+  tls?: Readonly<{ key: string; cert: string }>
 }>
 
 /** Path params may hold token IDs (≤ 128) and transaction IDs; Fastify's default cap is 100. */
@@ -88,6 +95,20 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
   }
 }
 
+/** The OpenAPI document, generated from the route schemas, at GET /openapi.json (no credential). */
+function registerOpenApi(app: FastifyInstance, version: string): void {
+  app.register(swagger, {
+    openapi: {
+      info: { title: 'Strongroom API', version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  })
+  app.register(async (docs) => {
+    docs.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  })
+}
+
 export function buildServer(services: Services, options: ServerOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger,
@@ -101,7 +122,10 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     },
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
-    serverFactory: (handler) => createServer({ maxHeaderSize: MAX_URL_LENGTH * 2 }, handler),
+    serverFactory: (handler) =>
+      options.tls
+        ? createHttpsServer({ ...options.tls, maxHeaderSize: MAX_URL_LENGTH * 2 }, handler)
+        : createServer({ maxHeaderSize: MAX_URL_LENGTH * 2 }, handler),
   })
   app.setValidatorCompiler(TypeBoxValidatorCompiler)
   app.addContentTypeParser(TEXT_TYPES, { parseAs: 'string' }, (_req, body, done) =>
@@ -178,6 +202,7 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     })
   })
 
+  if (options.isDocsEnabled) registerOpenApi(app, options.version)
   for (const routes of ROUTES) app.register(routes, { services })
   return app
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import {
   Kysely,
+  type LogEvent,
   PostgresDialect,
   type SqliteDatabase,
   SqliteDialect,
@@ -28,6 +29,19 @@ export type DatabaseOptions =
     }
 
 export type Dialect = 'sqlite' | 'postgres'
+
+/** Called after every statement when SQL tracing is on (SVC_DB_TRACE_SQL, confvar trace_sql). */
+export type QueryObserver = (sql: string, durationMs: number) => void
+
+export type OpenOptions = { readonly onQuery?: QueryObserver }
+
+function kyselyLog(options: OpenOptions) {
+  const { onQuery } = options
+  if (onQuery === undefined) return undefined
+  return (event: LogEvent) => {
+    if (event.level === 'query') onQuery(event.query.sql, event.queryDurationMillis)
+  }
+}
 
 export type OpenDatabase = {
   readonly db: Kysely<Tables>
@@ -68,7 +82,7 @@ function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
   }
 }
 
-function openSqlite(file: string): OpenDatabase {
+function openSqlite(file: string, options: OpenOptions): OpenDatabase {
   const isMemory = file === ':memory:'
   if (!isMemory) mkdirSync(dirname(file), { recursive: true })
   const database = new DatabaseSync(file)
@@ -78,6 +92,7 @@ function openSqlite(file: string): OpenDatabase {
   database.exec('PRAGMA busy_timeout = 5000')
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: sqliteAdapter(database) }),
+    log: kyselyLog(options),
   })
   return {
     db,
@@ -95,7 +110,10 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig
 
-function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): OpenDatabase {
+function openPostgres(
+  options: Extract<DatabaseOptions, { kind: 'postgres' }>,
+  openOptions: OpenOptions,
+): OpenDatabase {
   const pool = new pg.Pool({
     host: options.host,
     port: options.port,
@@ -110,11 +128,19 @@ function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): 
   })
   // An idle client's connection error must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Tables>({
+    dialect: new PostgresDialect({ pool }),
+    log: kyselyLog(openOptions),
+  })
   const description = `postgres ${options.user}@${options.host}:${options.port}/${options.database}`
   return { db, dialect: 'postgres', isMemory: false, description }
 }
 
-export function openDatabase(options: DatabaseOptions): OpenDatabase {
-  return options.kind === 'sqlite' ? openSqlite(options.file) : openPostgres(options)
+export function openDatabase(
+  options: DatabaseOptions,
+  openOptions: OpenOptions = {},
+): OpenDatabase {
+  return options.kind === 'sqlite'
+    ? openSqlite(options.file, openOptions)
+    : openPostgres(options, openOptions)
 }

@@ -108,3 +108,47 @@ describe.skipIf(pgUrl === undefined)('strongroom serve on PostgreSQL', () => {
     expect(await Promise.all(nodes.map((node) => node.stop()))).toEqual([0, 0])
   })
 })
+
+describe('strongroom serve options', () => {
+  it('generates an Admin key once with SVC_GENERATE_SECRETS and keeps it across restarts', async () => {
+    const env = { SVC_DATA_DIR: join(dir, 'secrets'), SVC_GENERATE_SECRETS: 'true' }
+    const first = await startCli(['serve', '--dev'], env)
+    const key = /Generated Admin API key[^:]*: (\S+)/.exec(first.output())?.[1]
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    const version = `${first.address}/api/pvlt/1.0/system/info/version`
+    expect((await fetch(version, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+    expect((await fetch(version, { headers: { authorization: 'Bearer pvaultauth' } })).status).toBe(
+      401,
+    )
+    expect(await first.stop()).toBe(0)
+    expect((await stat(join(dir, 'secrets', 'secrets.json'))).mode & 0o777).toBe(0o600)
+    const second = await startCli(['serve', '--dev'], env)
+    expect(second.output()).not.toContain('Generated Admin API key')
+    const again = `${second.address}/api/pvlt/1.0/system/info/version`
+    expect((await fetch(again, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+    expect(await second.stop()).toBe(0)
+  })
+
+  it('logs SQL statements with SVC_DB_TRACE_SQL and not without it', async () => {
+    const traced = await startCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_DB_TRACE_SQL: 'true',
+      SVC_LOG_LEVEL: 'info',
+    })
+    await fetch(`${traced.address}/api/pvlt/1.0/system/info/version`, {
+      headers: { authorization: 'Bearer pvaultauth' },
+    })
+    await traced.stop()
+    expect(traced.output()).toMatch(/"msg":"sql"/)
+    expect(traced.output()).toMatch(/schema_migrations/)
+    const quiet = await startCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_LOG_LEVEL: 'info',
+    })
+    await fetch(`${quiet.address}/api/pvlt/1.0/system/info/version`, {
+      headers: { authorization: 'Bearer pvaultauth' },
+    })
+    await quiet.stop()
+    expect(quiet.output()).not.toMatch(/"msg":"sql"/)
+  })
+})

@@ -9,16 +9,22 @@ export async function runServe(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } })
   let app: App
   try {
-    const config = loadConfig(undefined, { devmode: values.dev })
-    app = await createApp(config)
-    console.log(describeStartup(app, await app.listen()).join('\n'))
+    app = await createApp(loadConfig(undefined, { devmode: values.dev }))
   } catch (error) {
     return reportStartupFailure(error, ConfigError)
   }
-  return new Promise((resolve) => {
+  // Signals are handled before the node listens, so a stop request is never missed.
+  const closed = new Promise<number>((resolve) => {
     closeOnSignals(app, (error) => {
       if (error) console.error('Shutdown failed:', error)
       resolve(error ? 1 : 0)
     })
   })
+  try {
+    console.log(describeStartup(app, await app.listen()).join('\n'))
+  } catch (error) {
+    await app.close()
+    return reportStartupFailure(error, ConfigError)
+  }
+  return closed
 }
