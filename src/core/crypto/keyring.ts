@@ -1,0 +1,116 @@
+// src/core/crypto/keyring.ts: versioned data keys per purpose, wrapped by the KMS and stored in the database
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto'
+import type { Store } from '../store.ts'
+import type { Clock } from '../time.ts'
+import type { Kms } from './kms.ts'
+
+/**
+ * Encryption purposes get new versions on rotation; derivation purposes (blind indexes, n-grams,
+ * deterministic IDs) never rotate, or equal values would stop matching (spec crypto.md §6.1).
+ */
+export const ROTATABLE_PURPOSES = ['property', 'token', 'ciphertext'] as const
+export const DERIVATION_PURPOSES = ['blind_index', 'substring', 'deterministic', 'siv'] as const
+export type RotatablePurpose = (typeof ROTATABLE_PURPOSES)[number]
+export type DerivationPurpose = (typeof DERIVATION_PURPOSES)[number]
+export type Purpose = RotatablePurpose | DerivationPurpose
+const PURPOSES: readonly Purpose[] = [...ROTATABLE_PURPOSES, ...DERIVATION_PURPOSES]
+
+export type KeyringDeps = { readonly store: Store; readonly kms: Kms; readonly clock: Clock }
+
+export class UnknownKeyVersionError extends Error {}
+
+type Versions = Map<number, Uint8Array>
+
+function context(purpose: string, version: number): string {
+  return `data-key:${purpose}:${version}`
+}
+
+export function createKeyring(deps: KeyringDeps) {
+  let keys = new Map<Purpose, Versions>()
+  const derived = new Map<string, Uint8Array>()
+
+  async function unwrapAll(): Promise<Map<Purpose, Versions>> {
+    const loaded = new Map<Purpose, Versions>()
+    for (const row of await deps.store.keys.list()) {
+      const purpose = row.purpose as Purpose
+      const versions = loaded.get(purpose) ?? new Map()
+      versions.set(
+        row.version,
+        await deps.kms.unwrap(row.wrapped, context(row.purpose, row.version)),
+      )
+      loaded.set(purpose, versions)
+    }
+    return loaded
+  }
+
+  /** Stores a new random key version; false when another node stored that version first. */
+  async function insertVersion(purpose: Purpose, version: number): Promise<boolean> {
+    const key = randomBytes(32)
+    const wrapped = await deps.kms.wrap(key, context(purpose, version))
+    return deps.store.keys.insert({ purpose, version, wrapped, createdAt: deps.clock() })
+  }
+
+  function latestVersion(purpose: Purpose): number {
+    return Math.max(0, ...(keys.get(purpose)?.keys() ?? []))
+  }
+
+  /** Loads every key version; creates version 1 of any purpose that has none (first start). */
+  async function load(): Promise<void> {
+    let loaded = await unwrapAll()
+    const missing = PURPOSES.filter((purpose) => !loaded.has(purpose))
+    for (const purpose of missing) await insertVersion(purpose, 1)
+    if (missing.length > 0) loaded = await unwrapAll()
+    keys = loaded
+  }
+
+  function current(purpose: Purpose): { readonly version: number; readonly key: Uint8Array } {
+    const version = latestVersion(purpose)
+    const key = keys.get(purpose)?.get(version)
+    if (key === undefined) throw new UnknownKeyVersionError(`no ${purpose} key loaded`)
+    return { version, key }
+  }
+
+  function byVersion(purpose: Purpose, version: number): Uint8Array {
+    const key = keys.get(purpose)?.get(version)
+    if (key === undefined)
+      throw new UnknownKeyVersionError(`unknown ${purpose} key version ${version}`)
+    return key
+  }
+
+  /**
+   * A sub-key for one use of a derivation purpose (HKDF-SHA256, RFC 5869), e.g. the blind-index
+   * key of one property: compromising one property's key reveals nothing about another's.
+   */
+  function derive(purpose: DerivationPurpose, info: string): Uint8Array {
+    const id = `${purpose}\u0000${info}`
+    let key = derived.get(id)
+    if (key === undefined) {
+      key = new Uint8Array(hkdfSync('sha256', byVersion(purpose, 1), Buffer.alloc(0), info, 32))
+      derived.set(id, key)
+    }
+    return key
+  }
+
+  /** Adds a version to each rotatable purpose; new writes use it, old versions still decrypt. */
+  async function rotate(): Promise<void> {
+    for (const purpose of ROTATABLE_PURPOSES)
+      await insertVersion(purpose, latestVersion(purpose) + 1)
+    keys = await unwrapAll()
+  }
+
+  return {
+    load,
+    current,
+    byVersion,
+    derive,
+    rotate,
+    versions: (purpose: Purpose) => [...(keys.get(purpose)?.keys() ?? [])].sort((a, b) => a - b),
+  }
+}
+
+export type Keyring = ReturnType<typeof createKeyring>
+
+/** HMAC-SHA256 (RFC 2104) of `data` under `key`. */
+export function hmac(key: Uint8Array, data: Uint8Array | string): Buffer {
+  return createHmac('sha256', key).update(data).digest()
+}

@@ -1,0 +1,38 @@
+// src/core/crypto/kms.ts: the KMS port (root of the key hierarchy) and the local, seed-based KMS
+import { createHash, hkdfSync } from 'node:crypto'
+import { open, seal } from './aead.ts'
+
+export type KmsType = 'LOCAL' | 'AWS' | 'GCP' | 'AZURE'
+
+/**
+ * Wraps and unwraps data keys with a root key that never leaves the KMS. A cloud KMS implements
+ * the same two calls with its Encrypt/Decrypt API; `context` is bound as associated data
+ * (AWS: EncryptionContext, GCP: additionalAuthenticatedData, Azure: not supported → omitted).
+ */
+export type Kms = {
+  readonly type: KmsType
+  wrap(key: Uint8Array, context: string): Promise<Uint8Array>
+  unwrap(wrapped: Uint8Array, context: string): Promise<Uint8Array>
+}
+
+const ROOT_INFO = 'strongroom kms root key v1'
+
+/**
+ * The local KMS: the root key is derived from the seed with HKDF-SHA256 (RFC 5869), so any node
+ * configured with the same seed unwraps the same data keys. The seed is the secret; keep it out
+ * of the database's backups.
+ */
+export function createLocalKms(seed: string): Kms {
+  const salt = createHash('sha256').update('strongroom kms salt').digest()
+  const root = new Uint8Array(hkdfSync('sha256', seed, salt, ROOT_INFO, 32))
+  const aad = (context: string) => Buffer.from(`kms:${context}`)
+  return {
+    type: 'LOCAL',
+    async wrap(key, context) {
+      return seal(root, 0, key, aad(context))
+    },
+    async unwrap(wrapped, context) {
+      return open(root, wrapped, aad(context))
+    },
+  }
+}
