@@ -1,6 +1,14 @@
 // src/core/crypto/envelope.ts: envelope encryption and keyed derivations used by the data services
-import { DecryptionError, keyVersionOf, open, seal } from './aead.ts'
-import { type DerivationPurpose, hmac, type Keyring, type RotatablePurpose } from './keyring.ts'
+import {
+  type AeadKey,
+  DecryptionError,
+  deriveAeadKey,
+  keyVersionOf,
+  openMany,
+  sealMany,
+} from './aead.ts'
+import type { DerivationPurpose, Keyring, RotatablePurpose } from './keyring.ts'
+import { createMac } from './mac.ts'
 
 /**
  * Associated data from a list of parts, each length-prefixed so that ("ab","c") and ("a","bc")
@@ -17,30 +25,78 @@ export function bindingOf(parts: readonly string[]): Buffer {
   return Buffer.concat(chunks)
 }
 
+export type SealRequest = Readonly<{ plaintext: Uint8Array; binding: readonly string[] }>
+export type OpenRequest = Readonly<{ sealed: Uint8Array; binding: readonly string[] }>
+
 export function createEnvelope(keyring: Keyring) {
-  return {
-    /** Seals with the newest key version of the purpose, bound to `binding` (e.g. collection, property, object). */
-    seal(purpose: RotatablePurpose, plaintext: Uint8Array, binding: readonly string[]): Buffer {
-      const { version, key } = keyring.current(purpose)
-      return seal(key, version, plaintext, bindingOf(binding))
-    },
-    /** Opens a value sealed under any version of the purpose; throws DecryptionError on any mismatch. */
-    open(purpose: RotatablePurpose, sealed: Uint8Array, binding: readonly string[]): Buffer {
-      const version = keyVersionOf(sealed)
-      if (version === undefined) throw new DecryptionError('not a v1 ciphertext')
-      let key: Uint8Array
+  const aeadKeys = new WeakMap<Uint8Array, AeadKey>()
+  const macs = new Map<string, (data: Uint8Array | string) => Buffer>()
+
+  function aeadKey(purpose: RotatablePurpose, version: number): AeadKey {
+    const dataKey = keyring.byVersion(purpose, version)
+    let key = aeadKeys.get(dataKey)
+    if (key === undefined) {
+      key = deriveAeadKey(dataKey, version)
+      aeadKeys.set(dataKey, key)
+    }
+    return key
+  }
+
+  /** Seals every request with the newest key version of the purpose, in one batch. */
+  function sealAll(purpose: RotatablePurpose, requests: readonly SealRequest[]): Buffer[] {
+    if (requests.length === 0) return []
+    const key = aeadKey(purpose, keyring.current(purpose).version)
+    return sealMany(
+      key,
+      requests.map((r) => ({ plaintext: r.plaintext, aad: bindingOf(r.binding) })),
+    )
+  }
+
+  /** Opens values sealed under any versions of the purpose; one batch per key version. */
+  function openAll(purpose: RotatablePurpose, requests: readonly OpenRequest[]): Buffer[] {
+    const results: Buffer[] = new Array(requests.length)
+    const byVersion = new Map<number, number[]>()
+    requests.forEach((request, index) => {
+      const version = keyVersionOf(request.sealed)
+      if (version === undefined) throw new DecryptionError(`item ${index}: not a v1 ciphertext`)
+      byVersion.set(version, [...(byVersion.get(version) ?? []), index])
+    })
+    for (const [version, indexes] of byVersion) {
+      let key: AeadKey
       try {
-        key = keyring.byVersion(purpose, version)
+        key = aeadKey(purpose, version)
       } catch {
-        throw new DecryptionError('unknown key version')
+        throw new DecryptionError(`unknown ${purpose} key version ${version}`)
       }
-      return open(key, sealed, bindingOf(binding))
-    },
+      const items = indexes.map((i) => ({
+        sealed: requests[i]?.sealed as Uint8Array,
+        aad: bindingOf(requests[i]?.binding ?? []),
+      }))
+      openMany(key, items).forEach((plaintext, j) => {
+        results[indexes[j] as number] = plaintext
+      })
+    }
+    return results
+  }
+
+  return {
+    sealAll,
+    openAll,
+    seal: (purpose: RotatablePurpose, plaintext: Uint8Array, binding: readonly string[]) =>
+      sealAll(purpose, [{ plaintext, binding }])[0] as Buffer,
+    open: (purpose: RotatablePurpose, sealed: Uint8Array, binding: readonly string[]) =>
+      openAll(purpose, [{ sealed, binding }])[0] as Buffer,
     /** The key version a sealed value was written with (rotation progress, re-encryption). */
     keyVersionOf,
     /** Keyed digest (HMAC-SHA256) under the sub-key of `purpose` for `scope`; never a plain hash. */
     mac(purpose: DerivationPurpose, scope: readonly string[], data: Uint8Array | string): Buffer {
-      return hmac(keyring.derive(purpose, bindingOf(scope).toString('base64')), data)
+      const id = `${purpose}\u0000${bindingOf(scope).toString('base64')}`
+      let mac = macs.get(id)
+      if (mac === undefined) {
+        mac = createMac(keyring.derive(purpose, bindingOf(scope).toString('base64')))
+        macs.set(id, mac)
+      }
+      return mac(data)
     },
   }
 }

@@ -1,5 +1,5 @@
 // src/core/crypto/keyring.ts: versioned data keys per purpose, wrapped by the KMS and stored in the database
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto'
+import { hkdfSync, randomBytes } from 'node:crypto'
 import type { Store } from '../store.ts'
 import type { Clock } from '../time.ts'
 import type { Kms } from './kms.ts'
@@ -109,8 +109,3 @@ export function createKeyring(deps: KeyringDeps) {
 }
 
 export type Keyring = ReturnType<typeof createKeyring>
-
-/** HMAC-SHA256 (RFC 2104) of `data` under `key`. */
-export function hmac(key: Uint8Array, data: Uint8Array | string): Buffer {
-  return createHmac('sha256', key).update(data).digest()
-}

@@ -1,6 +1,6 @@
 // src/core/crypto/kms.ts: the KMS port (root of the key hierarchy) and the local, seed-based KMS
 import { createHash, hkdfSync } from 'node:crypto'
-import { open, seal } from './aead.ts'
+import { deriveAeadKey, open, seal } from './aead.ts'
 
 export type KmsType = 'LOCAL' | 'AWS' | 'GCP' | 'AZURE'
 
@@ -24,12 +24,12 @@ const ROOT_INFO = 'strongroom kms root key v1'
  */
 export function createLocalKms(seed: string): Kms {
   const salt = createHash('sha256').update('strongroom kms salt').digest()
-  const root = new Uint8Array(hkdfSync('sha256', seed, salt, ROOT_INFO, 32))
+  const root = deriveAeadKey(new Uint8Array(hkdfSync('sha256', seed, salt, ROOT_INFO, 32)), 0)
   const aad = (context: string) => Buffer.from(`kms:${context}`)
   return {
     type: 'LOCAL',
     async wrap(key, context) {
-      return seal(root, 0, key, aad(context))
+      return seal(root, key, aad(context))
     },
     async unwrap(wrapped, context) {
       return open(root, wrapped, aad(context))
