@@ -33,7 +33,11 @@ export type App = {
   close(): Promise<void>
 }
 
-export type AppOptions = { readonly clock?: Clock }
+export type AppOptions = {
+  readonly clock?: Clock
+  /** Tests silence the service log (they assert on responses and audit records instead). */
+  readonly isLogSilent?: boolean
+}
 
 export class StartupError extends Error {}
 
@@ -126,7 +130,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     auditSink: await auditSink(config),
     applyConfvars(values) {
       const level = values.get('log_level')
-      if (server && level) server.log.level = level
+      if (server && level && !options.isLogSilent) server.log.level = level
       isTracingSql = values.get('trace_sql') === 'true'
     },
     settings: {
@@ -153,7 +157,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
   })
   server = buildServer(services, {
-    logger: loggerOptions(config),
+    logger: { ...loggerOptions(config), level: options.isLogSilent ? 'silent' : config.log.level },
     bodyLimitBytes: config.service.bodyLimitBytes,
     timeoutMs: config.service.timeoutMs,
     allowOrigins: config.service.allowOrigins,
