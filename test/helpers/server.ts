@@ -87,6 +87,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = await engineEnv(options.engine ?? 'sqlite')
   const app = await createApp(testConfig({ ...database.env, ...options.env }), {
     clock: options.clock,
+    isLogSilent: process.env.SVC_TEST_LOGS !== 'true',
   })
   options.routes?.(app)
   const baseUrl = await app.listen()
