@@ -8,6 +8,7 @@ import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import type { Config } from './config.ts'
 import { describeConfig } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
+import { createLocalKms, type Kms } from './core/crypto/kms.ts'
 import { createServices, type Services } from './core/services.ts'
 import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
@@ -40,6 +41,19 @@ export type AppOptions = {
 }
 
 export class StartupError extends Error {}
+
+/**
+ * The local seed KMS, or a refusal for cloud KMS URIs: this build ships no cloud KMS client
+ * (no network access to one here). A cloud kind implements the `Kms` port in core/crypto/kms.ts.
+ */
+function createKms(uri: string, seed: string, variable: string): Kms {
+  if (uri) {
+    throw new StartupError(
+      `${variable}_URI names a cloud KMS (${uri.split('://')[0]}); this build supports only the local KMS: set ${variable}_SEED instead.`,
+    )
+  }
+  return createLocalKms(seed)
+}
 
 async function openStore(config: Config, onQuery: QueryObserver): Promise<Store> {
   if (config.database.kind === 'none') {
@@ -121,6 +135,10 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const tls = await tlsMaterial(config)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
+  const kms = createKms(config.kms.uri, config.kms.seed, 'SVC_KMS')
+  const { exportUri, exportSeed } = config.kms
+  const exportKms =
+    exportUri || exportSeed ? createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT') : undefined
   const store = await openStore(config, (sql, ms) => {
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
   })
@@ -128,6 +146,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     store,
     clock,
     auditSink: await auditSink(config),
+    kms,
+    exportKms,
     applyConfvars(values) {
       const level = values.get('log_level')
       if (server && level && !options.isLogSilent) server.log.level = level

@@ -42,3 +42,19 @@ export const SetLicenseBody = Type.Object({ key: Type.String() })
 export const TriggerErrorBody = Type.Object({
   status: Type.Integer({ minimum: 400, maximum: 599 }),
 })
+
+const KmsStatus = Type.Object({
+  status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
+  type: Type.Union([
+    Type.Literal('LOCAL'),
+    Type.Literal('AWS'),
+    Type.Literal('GCP'),
+    Type.Literal('AZURE'),
+  ]),
+})
+
+/** @example { "kms": { "status": "pass", "type": "LOCAL" } } */
+export const KmsStatusResponse = Type.Object({
+  kms: KmsStatus,
+  kms_export: Type.Optional(KmsStatus),
+})

@@ -1,6 +1,9 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
 import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
+import { createEnvelope } from './crypto/envelope.ts'
+import { createKeyring } from './crypto/keyring.ts'
+import type { Kms } from './crypto/kms.ts'
 import { createIamService } from './iam/iam.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
@@ -26,6 +29,10 @@ export type CoreSettings = Readonly<{
 export type ServicesDeps = Readonly<{
   store: Store
   clock: Clock
+  /** Root of the key hierarchy: wraps the data keys stored in the database. */
+  kms: Kms
+  /** Wraps export keys (SVC_KMS_EXPORT_*); undefined when export uses the main KMS. */
+  exportKms: Kms | undefined
   settings: CoreSettings
   auditSink: AuditSink | 'database' | 'none'
   applyConfvars: (values: ReadonlyMap<string, string>) => void
@@ -53,6 +60,10 @@ export function createServices(deps: ServicesDeps) {
     includeRemoteAddr: settings.audit.includeRemoteAddr,
     skipOperations: new Set(settings.audit.skipDeleteTokens ? ['delete_tokens'] : []),
   })
+  const keyring = createKeyring({ store, kms: deps.kms, clock })
+  // Registered first: other loaders may need keys. Reloading picks up keys another node rotated.
+  cache.register('keys', keyring.load)
+  const envelope = createEnvelope(keyring)
   const confvars = createConfvarsService({
     store,
     clock,
@@ -67,8 +78,10 @@ export function createServices(deps: ServicesDeps) {
     configuration: settings.configuration,
     license: settings.license,
     healthTimeoutMs: 2000,
+    kms: deps.kms,
+    exportKms: deps.exportKms,
   })
-  return { clock, settings, cache, iam, audit, confvars, system }
+  return { clock, settings, cache, keyring, envelope, iam, audit, confvars, system }
 }
 
 export type Services = ReturnType<typeof createServices>

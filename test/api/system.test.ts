@@ -90,6 +90,26 @@ describeEngines('system API', (engine) => {
     expect(JSON.stringify(body)).not.toContain('pvaultauth')
   })
 
+  it('reports the local KMS passing a wrap/unwrap round trip', async () => {
+    const res = await server.request('GET', `${API}/system/info/kms`)
+    expect(await res.json()).toEqual({ kms: { status: 'pass', type: 'LOCAL' } })
+  })
+
+  it('creates and wraps the data keys on first start; the database holds only wrapped keys', async () => {
+    const keys = await server.app.store.keys.list()
+    expect(keys.map((key) => key.purpose).sort()).toEqual([
+      'blind_index',
+      'ciphertext',
+      'deterministic',
+      'property',
+      'siv',
+      'substring',
+      'token',
+    ])
+    const property = server.app.services.keyring.current('property').key
+    expect(keys.some((key) => Buffer.from(key.wrapped).includes(Buffer.from(property)))).toBe(false)
+  })
+
   it('gets and sets the license without enforcing it', async () => {
     expect(await (await server.request('GET', `${API}/system/info/license`)).json()).toEqual({
       key: 'lic-123',

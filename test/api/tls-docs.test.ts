@@ -87,3 +87,15 @@ describe('OpenAPI document', () => {
     await server.close()
   })
 })
+
+describe('export KMS status', () => {
+  it('reports the export KMS too when one is configured', async () => {
+    const server = await startTestServer({ env: { SVC_KMS_EXPORT_SEED: 'export-seed' } })
+    const body = await (await server.request('GET', `${API}/system/info/kms`)).json()
+    expect(body).toEqual({
+      kms: { status: 'pass', type: 'LOCAL' },
+      kms_export: { status: 'pass', type: 'LOCAL' },
+    })
+    await server.close()
+  })
+})

@@ -53,6 +53,15 @@ describe('strongroom serve', () => {
     expect(output).toContain('SVC_KMS')
   })
 
+  it('refuses a cloud KMS URI it has no client for, naming the variable', async () => {
+    const { code, output } = await runCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_KMS_URI: 'aws-kms://arn:aws:kms:eu-west-1:111122223333:key/abc',
+    })
+    expect(code).toBe(1)
+    expect(output).toContain('SVC_KMS_URI')
+  })
+
   it('says stateless mode is not implemented yet', async () => {
     const { code, output } = await runCli(['serve', '--dev'], { SVC_BACKING_STORE: 'none' })
     expect(code).toBe(1)

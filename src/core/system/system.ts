@@ -1,5 +1,7 @@
 // src/core/system/system.ts: health, version, cluster information, configuration and test-aid errors
+import { randomBytes } from 'node:crypto'
 import { ERRORS, type ErrorName } from '../../contract/errors.ts'
+import type { Kms } from '../crypto/kms.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
 import { formatNano } from '../time.ts'
@@ -14,6 +16,19 @@ export type SystemDeps = {
   readonly configuration: Readonly<Record<string, unknown>>
   readonly license: Readonly<{ key: string; isMasked: boolean }>
   readonly healthTimeoutMs: number
+  readonly kms: Kms
+  readonly exportKms: Kms | undefined
+}
+
+/** `pass` when a fresh random key wraps and unwraps back to itself through the KMS. */
+async function kmsStatus(kms: Kms): Promise<{ status: 'pass' | 'fail'; type: Kms['type'] }> {
+  try {
+    const probe = randomBytes(32)
+    const unwrapped = await kms.unwrap(await kms.wrap(probe, 'status-probe'), 'status-probe')
+    return { status: Buffer.from(unwrapped).equals(probe) ? 'pass' : 'fail', type: kms.type }
+  } catch {
+    return { status: 'fail', type: kms.type }
+  }
 }
 
 /** Catalogue entries the trigger-error aid may produce, by status. */
@@ -63,6 +78,10 @@ export function createSystemService(deps: SystemDeps) {
       }
     },
     getConfiguration: () => deps.configuration,
+    async getKmsStatus() {
+      const kms = await kmsStatus(deps.kms)
+      return deps.exportKms ? { kms, kms_export: await kmsStatus(deps.exportKms) } : { kms }
+    },
     async getLicense() {
       const stored = (await deps.store.meta.get(LICENSE_KEY)) ?? deps.license.key
       return { key: deps.license.isMasked && stored ? '***' : stored, expiration: '' }

@@ -5,6 +5,7 @@ import {
   ClusterInfo,
   Confvar,
   ConfvarParams,
+  KmsStatusResponse,
   License,
   SetConfvarBody,
   SetLicenseBody,
@@ -78,6 +79,15 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     async (req) => {
       await system.setLicense(req.body.key, req.ctx.now)
     },
+  )
+
+  app.get(
+    `${BASE}/system/info/kms`,
+    {
+      config: { operation: 'get_kms_status' },
+      schema: { querystring: CustomAuditQuery, response: { 200: KmsStatusResponse } },
+    },
+    () => system.getKmsStatus(),
   )
 
   app.delete(
