@@ -1,4 +1,5 @@
 // src/core/store.ts: Store, the persistence port core needs; implemented in src/storage
+import type { ObjectsRepo, SearchIndexRepo, SubstringRepo } from './objects-store.ts'
 import type { Micros } from './time.ts'
 
 export type StoreKind = 'sqlite' | 'postgres'
@@ -110,6 +111,9 @@ export type Repos = {
   readonly workers: WorkersRepo
   readonly keys: KeysRepo
   readonly leases: LeasesRepo
+  readonly objects: ObjectsRepo
+  readonly searchIndex: SearchIndexRepo
+  readonly substring: SubstringRepo
 }
 
 export type Store = Repos & {

@@ -70,6 +70,40 @@ export type LeasesTable = {
   state: string
 }
 
+export type ObjectsTable = {
+  collection: string
+  id: string
+  tenant_id: string | null
+  owner_id: string | null
+  owner_collection: string | null
+  created_at: number
+  modified_at: number
+  expires_at: number | null
+  version: number
+  fields: string
+  digests: string
+}
+
+export type IndexEntryTable = {
+  collection: string
+  property: string
+  digest: Uint8Array
+  object_id: string
+}
+
+export type NgramsTable = {
+  collection: string
+  property: string
+  gram: Uint8Array
+  object_id: string
+}
+
+export type SubstringPendingTable = {
+  collection: string
+  object_id: string
+  queued_at: number
+}
+
 export type Tables = {
   schema_migrations: SchemaMigrationsTable
   vault_meta: VaultMetaTable
@@ -80,4 +114,9 @@ export type Tables = {
   workers: WorkersTable
   data_keys: DataKeysTable
   leases: LeasesTable
+  objects: ObjectsTable
+  object_index: IndexEntryTable
+  object_unique: IndexEntryTable
+  object_ngrams: NgramsTable
+  substring_pending: SubstringPendingTable
 }

@@ -1,10 +1,16 @@
 // test/storage/postgres.test.ts: the Store contract on PostgreSQL, and concurrent migrations
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/storage/database.ts'
-import { currentVersion, latestVersion, migrate } from '../../src/storage/migrate.ts'
+import {
+  currentVersion,
+  latestVersion,
+  loadMigrations,
+  migrate,
+} from '../../src/storage/migrate.ts'
 import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
 import { openTestStore } from '../helpers/store.ts'
 import { describeStoreContract } from './contract.ts'
+import { describeObjectsContract } from './contract-objects.ts'
 
 const url = await findTestPostgres()
 const drops: (() => Promise<void>)[] = []
@@ -19,13 +25,19 @@ describe.skipIf(url === undefined)('PostgreSQL', () => {
     return openTestStore(options)
   })
 
+  describeObjectsContract('PostgreSQL', async () => {
+    const { options, drop } = await createTestDatabase(url as string)
+    drops.push(drop)
+    return openTestStore(options)
+  })
+
   it('migrates one database from several nodes at once, each migration exactly once', async () => {
     const { options, drop } = await createTestDatabase(url as string)
     drops.push(drop)
     const nodes = Array.from({ length: 4 }, () => openDatabase(options))
     const applied = await Promise.all(nodes.map((node) => migrate(node.db, node.dialect)))
-    expect(applied.flat().sort()).toEqual(
-      Array.from({ length: latestVersion('postgres') }, (_, i) => i + 1),
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(
+      loadMigrations('postgres').map((m) => m.version),
     )
     const [first] = nodes
     if (first === undefined) throw new Error('no node')

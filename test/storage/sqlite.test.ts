@@ -7,11 +7,16 @@ import { openDatabase } from '../../src/storage/database.ts'
 import { latestVersion, migrate } from '../../src/storage/migrate.ts'
 import { openTestStore } from '../helpers/store.ts'
 import { describeStoreContract } from './contract.ts'
+import { describeObjectsContract } from './contract-objects.ts'
 
 const dir = await mkdtemp(join(tmpdir(), 'strongroom-sqlite-'))
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 describeStoreContract('SQLite in memory', () => openTestStore())
+describeObjectsContract('SQLite in memory', () => openTestStore())
+describeObjectsContract('SQLite file', () =>
+  openTestStore({ kind: 'sqlite', file: join(dir, 'objects.db') }),
+)
 describeStoreContract('SQLite file', () =>
   openTestStore({ kind: 'sqlite', file: join(dir, 'contract.db') }),
 )

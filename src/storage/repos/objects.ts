@@ -1,0 +1,368 @@
+// src/storage/repos/objects.ts: the objects table: insert, read, keyset-paged search, replace, delete
+import {
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  sql,
+} from 'kysely'
+import type {
+  ObjectFilter,
+  ObjectRecord,
+  ObjectsRepo,
+  PagePosition,
+  SearchCondition,
+} from '../../core/objects-store.ts'
+import type { Dialect } from '../database.ts'
+import type { ObjectsTable, Tables } from '../schema.ts'
+
+type Row = Selectable<ObjectsTable>
+type Query = SelectQueryBuilder<Tables, 'objects', object>
+
+const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
+const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
+
+function toRecord(row: Row): ObjectRecord {
+  return {
+    collection: row.collection,
+    id: row.id,
+    tenantId: optional(row.tenant_id),
+    ownerId: optional(row.owner_id),
+    ownerCollection: optional(row.owner_collection),
+    createdAt: row.created_at,
+    modifiedAt: row.modified_at,
+    expiresAt: optional(row.expires_at),
+    version: row.version,
+    fields: row.fields,
+    digests: row.digests,
+  }
+}
+
+function toRow(record: ObjectRecord): Row {
+  return {
+    collection: record.collection,
+    id: record.id,
+    tenant_id: nullable(record.tenantId),
+    owner_id: nullable(record.ownerId),
+    owner_collection: nullable(record.ownerCollection),
+    created_at: record.createdAt,
+    modified_at: record.modifiedAt,
+    expires_at: nullable(record.expiresAt),
+    version: record.version,
+    fields: record.fields,
+    digests: record.digests,
+  }
+}
+
+/** Searches matching up to this many ids fetch them by key and order them in code. */
+const IN_MEMORY_IDS = 2000
+
+/** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
+const INSERT_CHUNK = 500
+
+function stateFilter(filter: ObjectFilter) {
+  return (eb: ExpressionBuilder<Tables, 'objects'>) => {
+    if (filter.state === 'active') {
+      return eb.or([
+        eb('objects.expires_at', 'is', null),
+        eb('objects.expires_at', '>', filter.now),
+      ])
+    }
+    if (filter.state === 'archived') {
+      return eb.and([
+        eb('objects.expires_at', 'is not', null),
+        eb('objects.expires_at', '<=', filter.now),
+      ])
+    }
+    return eb.lit(true)
+  }
+}
+
+function after(position: PagePosition) {
+  return (eb: ExpressionBuilder<Tables, 'objects'>) =>
+    eb.or([
+      eb('objects.created_at', '>', position.createdAt),
+      eb.and([
+        eb('objects.created_at', '=', position.createdAt),
+        eb('objects.id', '>', position.id),
+      ]),
+    ])
+}
+
+export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): ObjectsRepo {
+  /** Equality on a plain value inside the JSON text, per dialect. */
+  function plainCondition(
+    eb: ExpressionBuilder<Tables, 'objects'>,
+    property: string,
+    values: readonly string[],
+  ) {
+    const extracted =
+      dialect === 'sqlite'
+        ? sql<string | null>`(objects.fields -> ${`$."${property}"`})`
+        : sql<string | null>`((objects.fields::jsonb -> ${property})::text)`
+    const normalized =
+      dialect === 'sqlite' ? values : values.map((v) => JSON.stringify(JSON.parse(v)))
+    const present = normalized.filter((v) => v !== 'null')
+    const alternatives = present.length > 0 ? [eb(extracted, 'in', present)] : []
+    if (present.length < normalized.length)
+      alternatives.push(eb.or([eb(extracted, 'is', null), eb(extracted, '=', 'null')]))
+    return eb.or(alternatives)
+  }
+
+  function withConditions(
+    query: Query,
+    collection: string,
+    conditions: readonly SearchCondition[],
+  ): Query {
+    let q = query
+    for (const condition of conditions) {
+      if (condition.kind === 'ids')
+        q = q.where('objects.id', 'in', condition.ids.length > 0 ? [...condition.ids] : [''])
+      else if (condition.kind === 'plain')
+        q = q.where((eb) => plainCondition(eb, condition.property, condition.values))
+      else if (condition.kind === 'digests')
+        q = q.where(
+          'objects.id',
+          'in',
+          digestIds(collection, condition.property, condition.digests),
+        )
+      else q = q.where('objects.id', 'in', gramIds(collection, condition.property, condition.grams))
+    }
+    return q
+  }
+
+  function digestIds(collection: string, property: string, digests: readonly Uint8Array[]) {
+    return db
+      .selectFrom('object_index')
+      .select('object_index.object_id')
+      .where('object_index.collection', '=', collection)
+      .where('object_index.property', '=', property)
+      .where('object_index.digest', 'in', digests.length > 0 ? [...digests] : [new Uint8Array()])
+  }
+
+  function gramIds(collection: string, property: string, grams: readonly Uint8Array[]) {
+    return db
+      .selectFrom('object_ngrams')
+      .select('object_ngrams.object_id')
+      .where('object_ngrams.collection', '=', collection)
+      .where('object_ngrams.property', '=', property)
+      .where('object_ngrams.gram', 'in', [...grams])
+      .groupBy('object_ngrams.object_id')
+      .having((h) => h.fn.count<number>('object_ngrams.gram').distinct(), '=', grams.length)
+  }
+
+  /** The ids one index condition selects: blind-index digests, or objects holding every n-gram. */
+  async function candidatesOf(
+    collection: string,
+    condition: SearchCondition,
+  ): Promise<Set<string>> {
+    if (condition.kind === 'ids') return new Set(condition.ids)
+    if (condition.kind === 'digests') {
+      if (condition.digests.length === 0) return new Set()
+      const rows = await db
+        .selectFrom('object_index')
+        .select('object_id')
+        .where('collection', '=', collection)
+        .where('property', '=', condition.property)
+        .where('digest', 'in', [...condition.digests])
+        .execute()
+      return new Set(rows.map((row) => row.object_id))
+    }
+    if (condition.kind !== 'grams' || condition.grams.length === 0) return new Set()
+    const rows = await db
+      .selectFrom('object_ngrams')
+      .select(['object_id', 'gram'])
+      .where('collection', '=', collection)
+      .where('property', '=', condition.property)
+      .where('gram', 'in', [...condition.grams])
+      .execute()
+    const hits = new Map<string, number>()
+    for (const row of rows) hits.set(row.object_id, (hits.get(row.object_id) ?? 0) + 1)
+    return new Set([...hits].filter(([, n]) => n === condition.grams.length).map(([id]) => id))
+  }
+
+  /**
+   * Resolves index conditions to one id set (their intersection), so a search starts from its
+   * few matches instead of walking the collection in creation order.
+   */
+  async function resolve(
+    collection: string,
+    conditions: readonly SearchCondition[],
+  ): Promise<SearchCondition[]> {
+    const indexed = conditions.filter((c) => c.kind !== 'plain')
+    if (indexed.length === 0 || (indexed.length === 1 && indexed[0]?.kind === 'ids'))
+      return [...conditions]
+    let ids: Set<string> | undefined
+    for (const condition of indexed) {
+      const found = await candidatesOf(collection, condition)
+      ids = ids === undefined ? found : new Set([...ids].filter((id) => found.has(id)))
+      if (ids.size === 0) break
+    }
+    // Large sets keep their subquery form: a literal list could pass the parameter limits.
+    if ((ids?.size ?? 0) > IN_MEMORY_IDS) return [...conditions]
+    return [{ kind: 'ids', ids: [...(ids ?? [])] }, ...conditions.filter((c) => c.kind === 'plain')]
+  }
+
+  function base(
+    filter: ObjectFilter,
+    conditions: readonly SearchCondition[],
+    position: PagePosition | undefined,
+  ): Query {
+    let q: Query = db
+      .selectFrom('objects')
+      .where('objects.collection', '=', filter.collection)
+      .where(stateFilter(filter))
+    if (filter.tenantIds !== undefined) {
+      q = q.where(
+        'objects.tenant_id',
+        'in',
+        filter.tenantIds.length > 0 ? [...filter.tenantIds] : [''],
+      )
+    }
+    if (position !== undefined) q = q.where(after(position))
+    return withConditions(q, filter.collection, conditions)
+  }
+
+  function inMemory(conditions: readonly SearchCondition[]): boolean {
+    const ids = conditions.find((c) => c.kind === 'ids')
+    return ids?.kind === 'ids' && ids.ids.length <= IN_MEMORY_IDS
+  }
+
+  async function matching(
+    filter: ObjectFilter,
+    conditions: readonly SearchCondition[],
+    position: PagePosition | undefined,
+  ) {
+    const rows: Row[] = []
+    const ids = conditions.find((c) => c.kind === 'ids')
+    const all = ids?.kind === 'ids' ? [...new Set(ids.ids)] : []
+    for (let i = 0; i < all.length; i += INSERT_CHUNK) {
+      const chunk = all.slice(i, i + INSERT_CHUNK)
+      const rest = conditions.filter((c) => c.kind !== 'ids')
+      rows.push(
+        ...(await base(filter, [{ kind: 'ids', ids: chunk }, ...rest], position)
+          .selectAll('objects')
+          .execute()),
+      )
+    }
+    return rows.sort(
+      (a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
+  }
+
+  return {
+    async insert(records) {
+      const taken = new Set<string>()
+      for (let i = 0; i < records.length; i += INSERT_CHUNK) {
+        const chunk = records.slice(i, i + INSERT_CHUNK)
+        const inserted = await db
+          .insertInto('objects')
+          .values(chunk.map(toRow))
+          .onConflict((oc) => oc.columns(['collection', 'id']).doNothing())
+          .returning('id')
+          .execute()
+        const ids = new Set(inserted.map((row) => row.id))
+        for (const record of chunk) if (!ids.has(record.id)) taken.add(record.id)
+      }
+      return taken
+    },
+    async get(collection, ids) {
+      if (ids.length === 0) return []
+      const rows = await db
+        .selectFrom('objects')
+        .selectAll()
+        .where('collection', '=', collection)
+        .where('id', 'in', [...ids])
+        .execute()
+      return rows.map(toRecord)
+    },
+    async search(filter, given, position, limit) {
+      const conditions = await resolve(filter.collection, given)
+      if (inMemory(conditions))
+        return (await matching(filter, conditions, position)).slice(0, limit).map(toRecord)
+      const rows = await base(filter, conditions, position)
+        .selectAll('objects')
+        .orderBy('objects.created_at')
+        .orderBy('objects.id')
+        .limit(limit)
+        .execute()
+      return rows.map(toRecord)
+    },
+    async countAfter(filter, given, position, cap) {
+      const conditions = await resolve(filter.collection, given)
+      if (inMemory(conditions))
+        return Math.min(cap, (await matching(filter, conditions, position)).length)
+      const inner = base(filter, conditions, position).select(sql.lit(1).as('one')).limit(cap)
+      const row = await db
+        .selectFrom(inner.as('page'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst()
+      return Number(row?.n ?? 0)
+    },
+    async count(collection, now) {
+      const row = await db
+        .selectFrom('objects')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.count<number>(eb.case().when('expires_at', '<=', now).then(1).end()).as('archived'),
+        ])
+        .where('collection', '=', collection)
+        .executeTakeFirst()
+      const total = Number(row?.total ?? 0)
+      const archived = Number(row?.archived ?? 0)
+      return { active: total - archived, archived }
+    },
+    async replace(record, expectedVersion) {
+      const { collection, id, ...rest } = toRow(record)
+      const result = await db
+        .updateTable('objects')
+        .set(rest)
+        .where('collection', '=', collection)
+        .where('id', '=', id)
+        .where('version', '=', expectedVersion)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+    async delete(collection, ids) {
+      if (ids.length === 0) return 0
+      const result = await db
+        .deleteFrom('objects')
+        .where('collection', '=', collection)
+        .where('id', 'in', [...ids])
+        .executeTakeFirst()
+      return Number(result.numDeletedRows)
+    },
+    async ownedBy(ownerCollection, ownerId) {
+      const rows = await db
+        .selectFrom('objects')
+        .selectAll()
+        .where('owner_collection', '=', ownerCollection)
+        .where('owner_id', '=', ownerId)
+        .execute()
+      return rows.map(toRecord)
+    },
+    async expired(before, limit) {
+      const rows = await db
+        .selectFrom('objects')
+        .selectAll()
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<', before)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute()
+      return rows.map(toRecord)
+    },
+    async hasAny(collection) {
+      const row = await db
+        .selectFrom('objects')
+        .select('id')
+        .where('collection', '=', collection)
+        .limit(1)
+        .executeTakeFirst()
+      return row !== undefined
+    },
+    async deleteCollection(collection) {
+      await db.deleteFrom('objects').where('collection', '=', collection).execute()
+    },
+  }
+}

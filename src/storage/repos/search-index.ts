@@ -1,0 +1,206 @@
+// src/storage/repos/search-index.ts: blind-index entries, uniqueness claims and substring n-grams
+import type { ExpressionBuilder, Kysely } from 'kysely'
+import type { IndexEntry, SearchIndexRepo, SubstringRepo } from '../../core/objects-store.ts'
+import type { Tables } from '../schema.ts'
+
+const CHUNK = 500
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+type EntryTable = 'object_index' | 'object_unique'
+
+const toRow = (entry: IndexEntry) => ({
+  collection: entry.collection,
+  property: entry.property,
+  digest: entry.digest,
+  object_id: entry.objectId,
+})
+
+/** Matches any of the entries exactly (collection, property, digest and, if asked, object). */
+function anyEntry<T extends EntryTable>(
+  table: T,
+  entries: readonly IndexEntry[],
+  withObject: boolean,
+) {
+  return (eb: ExpressionBuilder<Tables, EntryTable>) =>
+    eb.or(
+      entries.map((entry) =>
+        eb.and([
+          eb(`${table}.collection` as 'object_index.collection', '=', entry.collection),
+          eb(`${table}.property` as 'object_index.property', '=', entry.property),
+          eb(`${table}.digest` as 'object_index.digest', '=', entry.digest),
+          ...(withObject
+            ? [eb(`${table}.object_id` as 'object_index.object_id', '=', entry.objectId)]
+            : []),
+        ]),
+      ),
+    )
+}
+
+export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
+  return {
+    async insertIndex(entries) {
+      for (const chunk of chunks(entries)) {
+        await db
+          .insertInto('object_index')
+          .values(chunk.map(toRow))
+          .onConflict((oc) => oc.doNothing())
+          .execute()
+      }
+    },
+    async deleteIndex(entries) {
+      for (const chunk of chunks(entries, 100)) {
+        await db
+          .deleteFrom('object_index')
+          .where(anyEntry('object_index', chunk, true))
+          .execute()
+      }
+    },
+    async claimUnique(entries) {
+      const conflicts: IndexEntry[] = []
+      for (const chunk of chunks(entries)) {
+        const claimed = await db
+          .insertInto('object_unique')
+          .values(chunk.map(toRow))
+          .onConflict((oc) => oc.columns(['collection', 'property', 'digest']).doNothing())
+          .returning(['property', 'digest'])
+          .execute()
+        const won = new Set(
+          claimed.map(
+            (row) => `${row.property}\u0000${Buffer.from(row.digest).toString('base64')}`,
+          ),
+        )
+        const lost = chunk.filter(
+          (e) => !won.has(`${e.property}\u0000${Buffer.from(e.digest).toString('base64')}`),
+        )
+        if (lost.length === 0) continue
+        const holders = await db
+          .selectFrom('object_unique')
+          .selectAll()
+          .where(anyEntry('object_unique', lost, false))
+          .execute()
+        for (const holder of holders) {
+          conflicts.push({
+            collection: holder.collection,
+            property: holder.property,
+            digest: new Uint8Array(holder.digest),
+            objectId: holder.object_id,
+          })
+        }
+      }
+      return conflicts
+    },
+    async releaseUnique(entries) {
+      for (const chunk of chunks(entries, 100)) {
+        await db
+          .deleteFrom('object_unique')
+          .where(anyEntry('object_unique', chunk, true))
+          .execute()
+      }
+    },
+    async deleteProperty(collection, property) {
+      await db
+        .deleteFrom('object_index')
+        .where('collection', '=', collection)
+        .where('property', '=', property)
+        .execute()
+      await db
+        .deleteFrom('object_unique')
+        .where('collection', '=', collection)
+        .where('property', '=', property)
+        .execute()
+    },
+    async deleteCollection(collection) {
+      await db.deleteFrom('object_index').where('collection', '=', collection).execute()
+      await db.deleteFrom('object_unique').where('collection', '=', collection).execute()
+    },
+  }
+}
+
+export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
+  return {
+    async enqueue(collection, objectIds, now) {
+      for (const chunk of chunks(objectIds)) {
+        await db
+          .insertInto('substring_pending')
+          .values(chunk.map((objectId) => ({ collection, object_id: objectId, queued_at: now })))
+          .onConflict((oc) => oc.doNothing())
+          .execute()
+      }
+    },
+    async pending(collection, limit) {
+      let query = db
+        .selectFrom('substring_pending')
+        .select(['collection', 'object_id'])
+        .orderBy('queued_at')
+        .limit(limit)
+      if (collection !== undefined) query = query.where('collection', '=', collection)
+      return (await query.execute()).map((row) => ({
+        collection: row.collection,
+        objectId: row.object_id,
+      }))
+    },
+    async countPending(collection) {
+      const row = await db
+        .selectFrom('substring_pending')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('collection', '=', collection)
+        .executeTakeFirst()
+      return Number(row?.n ?? 0)
+    },
+    async replaceGrams(collection, objectId, grams) {
+      await db
+        .deleteFrom('object_ngrams')
+        .where('collection', '=', collection)
+        .where('object_id', '=', objectId)
+        .execute()
+      const rows = grams.map((g) => ({
+        collection,
+        property: g.property,
+        gram: g.gram,
+        object_id: objectId,
+      }))
+      for (const chunk of chunks(rows)) {
+        await db
+          .insertInto('object_ngrams')
+          .values(chunk)
+          .onConflict((oc) => oc.doNothing())
+          .execute()
+      }
+      await db
+        .deleteFrom('substring_pending')
+        .where('collection', '=', collection)
+        .where('object_id', '=', objectId)
+        .execute()
+    },
+    async deleteObjects(collection, objectIds) {
+      for (const chunk of chunks(objectIds)) {
+        await db
+          .deleteFrom('object_ngrams')
+          .where('collection', '=', collection)
+          .where('object_id', 'in', chunk)
+          .execute()
+        await db
+          .deleteFrom('substring_pending')
+          .where('collection', '=', collection)
+          .where('object_id', 'in', chunk)
+          .execute()
+      }
+    },
+    async deleteProperty(collection, property) {
+      await db
+        .deleteFrom('object_ngrams')
+        .where('collection', '=', collection)
+        .where('property', '=', property)
+        .execute()
+    },
+    async deleteCollection(collection) {
+      await db.deleteFrom('object_ngrams').where('collection', '=', collection).execute()
+      await db.deleteFrom('substring_pending').where('collection', '=', collection).execute()
+    },
+  }
+}

@@ -1,0 +1,294 @@
+// test/storage/contract-objects.ts: the objects part of the Store contract, run on SQLite and PostgreSQL
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { IndexEntry, ObjectRecord } from '../../src/core/objects-store.ts'
+import type { Store } from '../../src/core/store.ts'
+import type { TestStore } from '../helpers/store.ts'
+
+const T0 = 1_700_000_000_000_000
+const digest = (n: number) => new Uint8Array(16).fill(n)
+
+function object(id: string, patch: Partial<ObjectRecord> = {}): ObjectRecord {
+  return {
+    collection: 'people',
+    id,
+    tenantId: undefined,
+    ownerId: undefined,
+    ownerCollection: undefined,
+    createdAt: T0,
+    modifiedAt: T0,
+    expiresAt: undefined,
+    version: 1,
+    fields: '{}',
+    digests: '{}',
+    ...patch,
+  }
+}
+
+const entry = (property: string, n: number, objectId: string): IndexEntry => ({
+  collection: 'people',
+  property,
+  digest: digest(n),
+  objectId,
+})
+
+export function describeObjectsContract(name: string, open: () => Promise<TestStore>) {
+  describe(`objects Store contract on ${name}`, () => {
+    let handle: TestStore
+    let store: Store
+    const active = { collection: 'people', state: 'active' as const, now: T0 + 50 }
+    beforeAll(async () => {
+      handle = await open()
+      store = handle.store
+      await store.objects.insert([
+        object('a1', {
+          createdAt: T0 + 1,
+          fields: '{"name":"Ann","age":30,"vip":true}',
+          tenantId: 't1',
+        }),
+        object('a2', { createdAt: T0 + 2, fields: '{"name":"Bob","age":30}', tenantId: 't2' }),
+        object('a3', {
+          createdAt: T0 + 2,
+          fields: '{"name":"Cid","age":null}',
+          expiresAt: T0 + 10,
+        }),
+        object('a4', { createdAt: T0 + 3, fields: '{"name":"Dee"}', expiresAt: T0 + 100 }),
+        object('x1', { collection: 'other', createdAt: T0 }),
+      ])
+    })
+    afterAll(() => handle?.close())
+
+    it('reports ids that are already taken in the collection and inserts the rest', async () => {
+      const taken = await store.objects.insert([
+        object('a1'),
+        object('a9', { createdAt: T0 + 9 }),
+        object('x1', { collection: 'people', createdAt: T0 + 9 }),
+      ])
+      expect([...taken]).toEqual(['a1'])
+      expect((await store.objects.get('people', ['a9', 'x1'])).map((o) => o.id).sort()).toEqual([
+        'a9',
+        'x1',
+      ])
+      await store.objects.delete('people', ['a9', 'x1'])
+    })
+
+    it('pages in creation order, ties by id, after a keyset position', async () => {
+      const all = await store.objects.search(active, [], undefined, 10)
+      expect(all.map((o) => o.id)).toEqual(['a1', 'a2', 'a4'])
+      const next = await store.objects.search(active, [], { createdAt: T0 + 2, id: 'a2' }, 10)
+      expect(next.map((o) => o.id)).toEqual(['a4'])
+      expect(await store.objects.countAfter(active, [], { createdAt: T0 + 1, id: 'a1' }, 10)).toBe(
+        2,
+      )
+      expect(await store.objects.countAfter(active, [], undefined, 2)).toBe(2)
+    })
+
+    it('selects active, archived or all objects by expiry time, and counts them', async () => {
+      const archived = await store.objects.search(
+        { ...active, state: 'archived' },
+        [],
+        undefined,
+        10,
+      )
+      expect(archived.map((o) => o.id)).toEqual(['a3'])
+      expect(
+        (await store.objects.search({ ...active, state: 'all' }, [], undefined, 10)).length,
+      ).toBe(4)
+      expect(await store.objects.count('people', T0 + 50)).toEqual({ active: 3, archived: 1 })
+      expect(await store.objects.count('people', T0 + 200)).toEqual({ active: 2, archived: 2 })
+    })
+
+    it('filters by tenant', async () => {
+      const t1 = await store.objects.search({ ...active, tenantIds: ['t1'] }, [], undefined, 10)
+      expect(t1.map((o) => o.id)).toEqual(['a1'])
+      expect(await store.objects.search({ ...active, tenantIds: [] }, [], undefined, 10)).toEqual(
+        [],
+      )
+    })
+
+    it('matches plain JSON values, and null as absent or null', async () => {
+      const byName = await store.objects.search(
+        active,
+        [{ kind: 'plain', property: 'name', values: ['"Bob"', '"Ann"'] }],
+        undefined,
+        10,
+      )
+      expect(byName.map((o) => o.id)).toEqual(['a1', 'a2'])
+      const byAge = await store.objects.search(
+        active,
+        [{ kind: 'plain', property: 'age', values: ['30'] }],
+        undefined,
+        10,
+      )
+      expect(byAge.map((o) => o.id)).toEqual(['a1', 'a2'])
+      const byTrue = await store.objects.search(
+        active,
+        [{ kind: 'plain', property: 'vip', values: ['true'] }],
+        undefined,
+        10,
+      )
+      expect(byTrue.map((o) => o.id)).toEqual(['a1'])
+      const noAge = await store.objects.search(
+        { ...active, state: 'all' },
+        [{ kind: 'plain', property: 'age', values: ['null'] }],
+        undefined,
+        10,
+      )
+      expect(noAge.map((o) => o.id)).toEqual(['a3', 'a4'])
+    })
+
+    it('finds objects through blind-index digests and intersects conditions', async () => {
+      await store.searchIndex.insertIndex([
+        entry('email', 1, 'a1'),
+        entry('email', 2, 'a2'),
+        entry('email', 1, 'a4'),
+        entry('ssn', 9, 'a4'),
+      ])
+      const byEmail = await store.objects.search(
+        active,
+        [{ kind: 'digests', property: 'email', digests: [digest(1)] }],
+        undefined,
+        10,
+      )
+      expect(byEmail.map((o) => o.id)).toEqual(['a1', 'a4'])
+      const both = await store.objects.search(
+        active,
+        [
+          { kind: 'digests', property: 'email', digests: [digest(1), digest(2)] },
+          { kind: 'digests', property: 'ssn', digests: [digest(9)] },
+        ],
+        undefined,
+        10,
+      )
+      expect(both.map((o) => o.id)).toEqual(['a4'])
+      expect(
+        await store.objects.search(active, [{ kind: 'ids', ids: ['a2', 'a3'] }], undefined, 10),
+      ).toHaveLength(1)
+      await store.searchIndex.deleteIndex([entry('email', 1, 'a4')])
+      const after = await store.objects.search(
+        active,
+        [{ kind: 'digests', property: 'email', digests: [digest(1)] }],
+        undefined,
+        10,
+      )
+      expect(after.map((o) => o.id)).toEqual(['a1'])
+    })
+
+    it('finds objects holding every n-gram of a pattern', async () => {
+      await store.substring.enqueue('people', ['a1', 'a2'], T0)
+      expect(await store.substring.countPending('people')).toBe(2)
+      await store.substring.replaceGrams(
+        'people',
+        'a1',
+        [1, 2, 3].map((n) => ({ property: 'name', gram: digest(n) })),
+      )
+      await store.substring.replaceGrams(
+        'people',
+        'a2',
+        [2, 3, 4].map((n) => ({ property: 'name', gram: digest(n) })),
+      )
+      expect(await store.substring.countPending('people')).toBe(0)
+      const grams = (ns: number[]) => [
+        { kind: 'grams' as const, property: 'name', grams: ns.map(digest) },
+      ]
+      expect(
+        (await store.objects.search(active, grams([2, 3]), undefined, 10)).map((o) => o.id),
+      ).toEqual(['a1', 'a2'])
+      expect(
+        (await store.objects.search(active, grams([1, 2]), undefined, 10)).map((o) => o.id),
+      ).toEqual(['a1'])
+      await store.substring.replaceGrams('people', 'a1', [{ property: 'name', gram: digest(7) }])
+      expect(
+        (await store.objects.search(active, grams([1, 2]), undefined, 10)).map((o) => o.id),
+      ).toEqual([])
+      await store.substring.deleteObjects('people', ['a2'])
+      expect(
+        (await store.objects.search(active, grams([2]), undefined, 10)).map((o) => o.id),
+      ).toEqual([])
+    })
+
+    it('pages large index matches in creation order through the database', async () => {
+      const ids = Array.from({ length: 2100 }, (_, i) => `big${String(i).padStart(5, '0')}`)
+      await store.objects.insert(
+        ids.map((id, i) => object(id, { collection: 'big', createdAt: T0 + (i % 700) })),
+      )
+      await store.searchIndex.insertIndex(
+        ids.map((id) => ({ ...entry('tag', 3, id), collection: 'big' })),
+      )
+      const filter = { collection: 'big', state: 'active' as const, now: T0 + 50 }
+      const condition = [{ kind: 'digests' as const, property: 'tag', digests: [digest(3)] }]
+      const first = await store.objects.search(filter, condition, undefined, 1000)
+      const sorted = [...ids].sort(
+        (a, b) => (Number(a.slice(3)) % 700) - (Number(b.slice(3)) % 700) || a.localeCompare(b),
+      )
+      expect(first.map((o) => o.id)).toEqual(sorted.slice(0, 1000))
+      const last = first.at(-1) as ObjectRecord
+      const second = await store.objects.search(
+        filter,
+        condition,
+        { createdAt: last.createdAt, id: last.id },
+        1000,
+      )
+      expect(second.map((o) => o.id)).toEqual(sorted.slice(1000, 2000))
+      expect(
+        await store.objects.countAfter(
+          filter,
+          condition,
+          { createdAt: last.createdAt, id: last.id },
+          10_000,
+        ),
+      ).toBe(1100)
+      await store.objects.deleteCollection('big')
+      await store.searchIndex.deleteCollection('big')
+    })
+
+    it('gives a unique value to one object and names the holder to the others', async () => {
+      expect(await store.searchIndex.claimUnique([entry('ssn', 5, 'a1')])).toEqual([])
+      expect(
+        await store.searchIndex.claimUnique([entry('ssn', 5, 'a2'), entry('ssn', 6, 'a2')]),
+      ).toEqual([entry('ssn', 5, 'a1')])
+      await store.searchIndex.releaseUnique([entry('ssn', 5, 'a2')])
+      expect(await store.searchIndex.claimUnique([entry('ssn', 5, 'a4')])).toEqual([
+        entry('ssn', 5, 'a1'),
+      ])
+      await store.searchIndex.releaseUnique([entry('ssn', 5, 'a1')])
+      expect(await store.searchIndex.claimUnique([entry('ssn', 5, 'a4')])).toEqual([])
+    })
+
+    it('lets exactly one of several concurrent transactions claim a unique value', async () => {
+      const attempts = ['c1', 'c2', 'c3', 'c4'].map((id) =>
+        store.transaction(async (tx) => {
+          const conflicts = await tx.searchIndex.claimUnique([entry('phone', 42, id)])
+          if (conflicts.length > 0) throw new Error('taken')
+          return id
+        }),
+      )
+      const results = await Promise.allSettled(attempts)
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    })
+
+    it('replaces a row only at the expected version', async () => {
+      const [current] = await store.objects.get('people', ['a2'])
+      if (current === undefined) throw new Error('missing a2')
+      expect(
+        await store.objects.replace({ ...current, fields: '{"name":"Bo"}', version: 2 }, 1),
+      ).toBe(true)
+      expect(
+        await store.objects.replace({ ...current, fields: '{"name":"Late"}', version: 2 }, 1),
+      ).toBe(false)
+      expect((await store.objects.get('people', ['a2']))[0]?.fields).toBe('{"name":"Bo"}')
+    })
+
+    it('lists owned objects, expired rows oldest first, and deletes', async () => {
+      await store.objects.insert([
+        object('d1', { ownerCollection: 'people', ownerId: 'a1', createdAt: T0 + 5 }),
+      ])
+      expect((await store.objects.ownedBy('people', 'a1')).map((o) => o.id)).toEqual(['d1'])
+      expect((await store.objects.expired(T0 + 200, 10)).map((o) => o.id)).toEqual(['a3', 'a4'])
+      expect((await store.objects.expired(T0 + 200, 1)).map((o) => o.id)).toEqual(['a3'])
+      expect(await store.objects.delete('people', ['d1', 'nope'])).toBe(1)
+      expect(await store.objects.hasAny('other')).toBe(true)
+      await store.objects.deleteCollection('other')
+      expect(await store.objects.hasAny('other')).toBe(false)
+    })
+  })
+}
