@@ -1,0 +1,32 @@
+// src/core/objects/cursor.test.ts: cursors round-trip and refuse tampering or another query
+import { describe, expect, it } from 'vitest'
+import { VaultError } from '../errors.ts'
+import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.ts'
+
+describe('cursors', () => {
+  const query = queryFingerprint({ collection: 'people', props: ['name'] })
+
+  it('round-trip a position for the same query', () => {
+    const cursor = encodeCursor({ createdAt: 1_700_000_000_000_123, id: 'a-b' }, query)
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(decodeCursor(cursor, query)).toEqual({ createdAt: 1_700_000_000_000_123, id: 'a-b' })
+  })
+
+  it('refuse a cursor of another query, malformed input and wrong field types with 400 ERR1012', () => {
+    const cursor = encodeCursor({ createdAt: 1, id: 'x' }, query)
+    const other = queryFingerprint({ collection: 'people', props: ['email'] })
+    for (const bad of [
+      () => decodeCursor(cursor, other),
+      () => decodeCursor('not a cursor!', query),
+      () => decodeCursor(Buffer.from('{"t":"1","i":"x","q":"q"}').toString('base64url'), query),
+      () => decodeCursor(Buffer.from('null').toString('base64url'), query),
+    ]) {
+      expect(bad).toThrow(VaultError)
+      try {
+        bad()
+      } catch (error) {
+        expect((error as VaultError).code).toBe('ERR1012')
+      }
+    }
+  })
+})
