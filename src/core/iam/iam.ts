@@ -6,7 +6,7 @@ import type { Clock } from '../time.ts'
 import { createAdminKeys } from './api-keys.ts'
 import { createAuthenticator } from './authenticate.ts'
 import type { Capability } from './capabilities.ts'
-import { parseIamConfig } from './config.ts'
+import { type ParsedIamConfig, parseIamConfig } from './config.ts'
 import { DEFAULT_IAM_TOML } from './default-config.ts'
 import { evaluate, type PolicyCheck } from './evaluate.ts'
 import { meetsRequirement, OPERATIONS, type Operation } from './operations.ts'
@@ -55,13 +55,14 @@ export function createIamService(deps: IamDeps) {
     state = stored === undefined ? EMPTY_STATE : compileState(parseIamConfig(stored.toml, options))
   }
 
-  async function store(toml: string): Promise<void> {
+  async function store(toml: string): Promise<ParsedIamConfig> {
     const parsed = parseIamConfig(toml, options)
     await deps.store.transaction(async (tx) => {
       await tx.iam.setConfig(parsed.toml, deps.clock())
       // Users that left the configuration lose their keys; the others keep theirs.
       await tx.iam.deleteApiKeysExcept([...parsed.config.users.keys()])
     })
+    return parsed
   }
 
   /**
@@ -83,7 +84,7 @@ export function createIamService(deps: IamDeps) {
           'The IAM configuration can only be set at start (SVC_SERVICE_SET_IAM_ON_START_ONLY).',
       })
     }
-    await store(toml)
+    state = compileState(await store(toml))
     await deps.onChanged()
   }
 
