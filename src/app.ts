@@ -115,16 +115,13 @@ async function readIamFile(config: Config): Promise<IamFile | undefined> {
   }
 }
 
-/** Installs the IAM configuration at start; a malformed file stops the start, naming the file. */
+/** Installs the IAM configuration at start; one that cannot be used stops the start. */
 async function initializeIam(services: Services, config: Config, store: Store): Promise<void> {
-  let file: IamFile | undefined
   try {
-    file = await readIamFile(config)
-    await services.iam.initialize(file)
+    await services.iam.initialize(await readIamFile(config))
   } catch (error) {
     await store.close()
-    if (file && isVaultError(error)) throw new StartupError(`${file.path}: ${error.message}`)
-    throw error
+    throw isVaultError(error) ? new StartupError(error.message) : error
   }
 }
 

@@ -82,9 +82,19 @@ describe('IAM service', () => {
     expect(await codeOf(() => again.setConfig(testContext(), CONFIG))).toBe('405 ERR1003')
   })
 
-  it('refuses a malformed start-up file', async () => {
+  it('refuses a malformed start-up file, naming it', async () => {
     const iam = createIamService(deps())
-    expect(await codeOf(() => iam.initialize({ path: 'x', text: '[users\n' }))).toBe('400 ERR1012')
+    const failure = iam.initialize({ path: 'conf/iam.toml', text: '[users\n' })
+    await expect(failure).rejects.toThrow(/^conf\/iam\.toml: .* at line 1, column \d+\.$/)
+  })
+
+  it('refuses a stored configuration this node cannot use', async () => {
+    const jwks = `${CONFIG}\n[idps.i]\ntype = "direct-jwt"\n[idps.i.conf]\niss = "i"\naud = "a"\njwks_uri = "https://i/jwks"\n`
+    await createIamService(deps()).initialize({ path: 'conf/iam.toml', text: jwks })
+    const strict = createIamService(deps({ allowJwksUri: false }))
+    await expect(strict.initialize(undefined)).rejects.toThrow(
+      /^The stored IAM configuration: .*idps\.i\.conf\.jwks_uri/,
+    )
   })
 
   it('changes nothing when a configuration is refused', async () => {

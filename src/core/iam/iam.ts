@@ -6,7 +6,7 @@ import type { Clock } from '../time.ts'
 import { createAdminKeys } from './api-keys.ts'
 import { createAuthenticator } from './authenticate.ts'
 import type { Capability } from './capabilities.ts'
-import { type ParsedIamConfig, parseIamConfig } from './config.ts'
+import { parseIamConfig } from './config.ts'
 import { DEFAULT_IAM_TOML } from './default-config.ts'
 import { evaluate, type PolicyCheck } from './evaluate.ts'
 import { meetsRequirement, OPERATIONS, type Operation } from './operations.ts'
@@ -39,6 +39,8 @@ export type IamFile = Readonly<{ path: string; text: string }>
 
 export function createIamService(deps: IamDeps) {
   let state: IamState = EMPTY_STATE
+  /** The stored version `state` was compiled from, so unrelated cache reloads skip the work. */
+  let version = 0
   const getState = () => state
   const options = { allowJwksUri: deps.allowJwksUri }
   const adminKeys = createAdminKeys({
@@ -52,29 +54,48 @@ export function createIamService(deps: IamDeps) {
   /** Reloads the stored configuration (the control cache calls this on every generation change). */
   async function load(): Promise<void> {
     const stored = await deps.store.iam.getConfig()
-    state = stored === undefined ? EMPTY_STATE : compileState(parseIamConfig(stored.toml, options))
+    if (stored === undefined || stored.version === version) return
+    state = compileState(parseIamConfig(stored.toml, options))
+    version = stored.version
   }
 
-  async function store(toml: string): Promise<ParsedIamConfig> {
+  /** Validates and stores a configuration (with its users' keys) in one transaction, and uses it. */
+  async function store(toml: string): Promise<void> {
     const parsed = parseIamConfig(toml, options)
-    await deps.store.transaction(async (tx) => {
-      await tx.iam.setConfig(parsed.toml, deps.clock())
+    const stored = await deps.store.transaction(async (tx) => {
+      const next = await tx.iam.setConfig(parsed.toml, deps.clock())
       // Users that left the configuration lose their keys; the others keep theirs.
       await tx.iam.deleteApiKeysExcept([...parsed.config.users.keys()])
+      return next
     })
-    return parsed
+    state = compileState(parsed)
+    version = stored
   }
 
   /**
    * At start: applies the Admin key rule, then installs the IAM file (or the default) when the
-   * store has none, or at every start with SVC_SERVICE_SET_IAM_ON_START_ONLY. A bad file throws.
+   * store has none, or at every start with SVC_SERVICE_SET_IAM_ON_START_ONLY; else loads the
+   * stored configuration. A configuration that cannot be used throws, naming where it came from.
    */
   async function initialize(file: IamFile | undefined): Promise<void> {
     await adminKeys.initialize()
     const isEmpty = (await deps.store.iam.getConfig()) === undefined
-    if (isEmpty || (file !== undefined && deps.setIamOnStartOnly))
-      await store(file?.text ?? DEFAULT_IAM_TOML)
-    await load()
+    const [source, work] =
+      isEmpty || (file !== undefined && deps.setIamOnStartOnly)
+        ? [
+            file?.path ?? 'The default IAM configuration',
+            () => store(file?.text ?? DEFAULT_IAM_TOML),
+          ]
+        : ['The stored IAM configuration', load]
+    try {
+      await work()
+    } catch (error) {
+      if (!(error instanceof VaultError)) throw error
+      throw new VaultError(error.errorName, {
+        message: `${source}: ${error.message}`,
+        context: error.context,
+      })
+    }
   }
 
   async function setConfig(_ctx: RequestContext, toml: string): Promise<void> {
@@ -84,7 +105,7 @@ export function createIamService(deps: IamDeps) {
           'The IAM configuration can only be set at start (SVC_SERVICE_SET_IAM_ON_START_ONLY).',
       })
     }
-    state = compileState(await store(toml))
+    await store(toml)
     await deps.onChanged()
   }
 
