@@ -91,6 +91,8 @@ function checkPolicies(file: IamConfigFile): Problem | undefined {
   })
 }
 
+const KEY_TYPES = ['RSA', 'EC', 'OKP', 'oct']
+
 /** A JWKS from the forms an IAM file may use; undefined when it is not one. */
 export function toJwks(value: unknown): { keys: Record<string, unknown>[] } | undefined {
   let parsed = value
@@ -104,7 +106,9 @@ export function toJwks(value: unknown): { keys: Record<string, unknown>[] } | un
   const keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown } | null)?.keys
   if (!Array.isArray(keys) || keys.length === 0) return undefined
   const isJwk = (key: unknown) =>
-    typeof key === 'object' && key !== null && typeof (key as { kty?: unknown }).kty === 'string'
+    typeof key === 'object' &&
+    key !== null &&
+    KEY_TYPES.includes((key as { kty?: unknown }).kty as string)
   return keys.every(isJwk) ? { keys: keys as Record<string, unknown>[] } : undefined
 }
 
@@ -118,8 +122,8 @@ function checkIdpKeys(
     return { entry, message: 'must have exactly one of jwks_uri and keys' }
   if (hasUri && !options.allowJwksUri)
     return { entry: `${entry}.jwks_uri`, message: 'is not allowed (SVC_FEATURES_DISABLE_IDP_JWKS)' }
-  if (hasUri && !URL.canParse(conf.jwks_uri as string))
-    return { entry: `${entry}.jwks_uri`, message: 'is not a valid URL' }
+  if (hasUri && !/^https?:$/.test(URL.parse(conf.jwks_uri as string)?.protocol ?? ''))
+    return { entry: `${entry}.jwks_uri`, message: 'is not an http or https URL' }
   if (!hasUri && toJwks(conf.keys) === undefined)
     return { entry: `${entry}.keys`, message: 'is not a JSON Web Key Set with at least one key' }
   return undefined

@@ -182,6 +182,12 @@ namespace_top_claim = "vault"
     ['an empty JWKS', idp(`keys = '{"keys":[]}'`), 'idps.app1.conf.keys'],
     ['a bad JWKS URI', idp(`jwks_uri = "not a url"`), 'idps.app1.conf.jwks_uri'],
     [
+      'a JWKS URI of another scheme',
+      idp(`jwks_uri = "file:///etc/jwks"`),
+      'idps.app1.conf.jwks_uri',
+    ],
+    ['a key of an unknown type', idp(`keys = '{"keys":[{"kty":"XYZ"}]}'`), 'idps.app1.conf.keys'],
+    [
       'an unknown allowed role',
       idp(`keys = '${JWKS}'`, 'allowed_roles = ["Nope"]'),
       'idps.app1.allowed_roles',
