@@ -95,6 +95,7 @@ export async function authenticateRequest(
     firstHeader(req.headers['x-pvault-delegation'])?.trim() || undefined,
   )
   req.ctx = { ...req.ctx, principal }
+  // The `user` path parameter is the subject of operations a caller may run on itself.
   services.iam.authorize(req.ctx, operation, (req.params as { user?: string } | undefined)?.user)
   if (!isData) return
   const query = (req.query ?? {}) as QueryValues
