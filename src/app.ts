@@ -1,14 +1,16 @@
 // src/app.ts: composition root: opens the database, builds store, services and server, starts and stops them
 import { randomUUID } from 'node:crypto'
 import { createWriteStream, readFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import type { Config } from './config.ts'
 import { describeConfig } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
 import { createLocalKms, type Kms } from './core/crypto/kms.ts'
+import { isVaultError } from './core/errors.ts'
+import type { IamFile } from './core/iam/iam.ts'
 import { createServices, type Services } from './core/services.ts'
 import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
@@ -122,6 +124,28 @@ function loggerOptions(config: Config) {
   }
 }
 
+/** `iam.toml` in the configuration directory (config.md §5), or undefined when there is none. */
+async function readIamFile(config: Config): Promise<IamFile | undefined> {
+  const path = join(config.configDir, 'iam.toml')
+  try {
+    return { path, text: await readFile(path, 'utf8') }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    throw new StartupError(`${path}: cannot be read (${code ?? 'unknown error'}).`)
+  }
+}
+
+/** Installs the IAM configuration at start; one that cannot be used stops the start. */
+async function initializeIam(services: Services, config: Config, store: Store): Promise<void> {
+  try {
+    await services.iam.initialize(await readIamFile(config))
+  } catch (error) {
+    await store.close()
+    throw isVaultError(error) ? new StartupError(error.message) : error
+  }
+}
+
 async function vaultId(store: Store, now: number): Promise<string> {
   const existing = await store.meta.get('vault_id')
   if (existing) return existing
@@ -157,6 +181,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       adminApiKey: config.service.adminApiKey,
       adminMayReadData: config.service.adminMayReadData,
       policyEnforcement: config.features.policyEnforcement,
+      iam: {
+        overrideAdminApiKeyOnRestart: config.service.overrideAdminApiKeyOnRestart,
+        apiKeyExpirationSecs: config.service.apiKeyExpirationSecs,
+        allowJwksUri: !config.features.disableIdpJwks,
+        setIamOnStartOnly: config.service.setIamOnStartOnly,
+      },
       forceAccessReason: config.service.forceAccessReason,
       cacheRefreshIntervalMs: config.service.cacheRefreshIntervalMs,
       worker: {
@@ -189,6 +219,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     tls,
   })
   const app = server
+  await initializeIam(services, config, store)
   await services.cache.start()
   return {
     config,

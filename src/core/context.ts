@@ -15,6 +15,8 @@ export type Principal = Readonly<{
   idp?: string
   /** Tenants a JWT's object-level claims allow; they take precedence over X-Tenant-Id. */
   tenantIds?: readonly string[]
+  /** With role delegation: the caller that acts on behalf of `username` (X-Pvault-Delegation). */
+  actor?: string
 }>
 
 export type AccessReason = Readonly<{

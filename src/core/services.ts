@@ -15,6 +15,12 @@ export type CoreSettings = Readonly<{
   adminApiKey: string
   adminMayReadData: boolean
   policyEnforcement: boolean
+  iam: Readonly<{
+    overrideAdminApiKeyOnRestart: boolean
+    apiKeyExpirationSecs: number
+    allowJwksUri: boolean
+    setIamOnStartOnly: boolean
+  }>
   forceAccessReason: boolean
   cacheRefreshIntervalMs: number
   worker: Readonly<{ id: string; priority: number; components: readonly string[] }>
@@ -49,10 +55,13 @@ export function createServices(deps: ServicesDeps) {
   const iam = createIamService({
     store,
     clock,
+    onChanged: () => cache.changed(),
     adminApiKey: settings.adminApiKey,
     adminMayReadData: settings.adminMayReadData,
     policyEnforcement: settings.policyEnforcement,
+    ...settings.iam,
   })
+  cache.register('iam', iam.load)
   const audit = createAuditService({
     store,
     sink: deps.auditSink,

@@ -87,10 +87,17 @@ export async function authenticateRequest(
   const operation = req.routeOptions.config.operation as Operation
   req.ctx = contextFor(req, operation, ANONYMOUS, services, signal, options.useXff)
   if (OPERATIONS[operation].kind === 'public') return
-  const principal = await services.iam.authenticate(bearer(req.headers.authorization))
+  const isData = DATA_OPERATIONS.has(operation)
+  // Control operations never use the cache: they see IAM changes made on other nodes at once.
+  if (!isData) await services.cache.refresh()
+  const principal = await services.iam.authenticate(
+    bearer(req.headers.authorization),
+    firstHeader(req.headers['x-pvault-delegation'])?.trim() || undefined,
+  )
   req.ctx = { ...req.ctx, principal }
-  services.iam.authorize(req.ctx, operation)
-  if (!DATA_OPERATIONS.has(operation)) return
+  // The `user` path parameter is the subject of operations a caller may run on itself.
+  services.iam.authorize(req.ctx, operation, (req.params as { user?: string } | undefined)?.user)
+  if (!isData) return
   const query = (req.query ?? {}) as QueryValues
   const reason = resolveReason(
     { reason: queryString(query, 'reason'), adhocReason: queryString(query, 'adhoc_reason') },

@@ -1,7 +1,6 @@
 // test/api/auth.test.ts: credentials (401), the capability gate (403 ERR1007) and access reasons (400)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/crypto/hash.ts'
-import { grantedCapabilities } from '../../src/core/iam/capabilities.ts'
 import { API, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts'
 
 const DATA_PATH = `${API}/data/test/reasoned`
@@ -21,14 +20,23 @@ describe('authentication and capability gate', () => {
         }))
       },
     })
-    const { store, services, clock } = { ...server.app, clock: server.app.services.clock }
-    services.iam.setState({
-      users: new Map([
-        ['reader', { role: 'Readers', isDisabled: false }],
-        ['off', { role: 'Readers', isDisabled: true }],
-      ]),
-      roles: new Map([['Readers', grantedCapabilities(['CapCollectionsReader'])]]),
+    const { store, services } = server.app
+    const clock = services.clock
+    const conf = await server.request('POST', `${API}/ctl/iam/conf`, {
+      token: 'Custom-Admin-Key-1',
+      headers: { 'content-type': 'application/toml' },
+      body: [
+        '[users.reader]',
+        'role = "Readers"',
+        '[users.off]',
+        'role = "Readers"',
+        'disabled = true',
+        '[roles.Readers]',
+        'capabilities = ["CapCollectionsReader"]',
+        '[policies]',
+      ].join('\n'),
     })
+    expect(conf.status).toBe(200)
     const createdAt = clock()
     await store.iam.setApiKey({
       username: 'reader',

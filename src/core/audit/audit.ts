@@ -28,6 +28,7 @@ export function buildAuditEvent(ctx: RequestContext, outcome: Outcome, includeRe
     user: principal.username,
     role: principal.role,
     auth_kind: principal.idp ? `${principal.authKind}:${principal.idp}` : principal.authKind,
+    acting_user: principal.actor,
     operation: audit.operation,
     method: audit.method,
     path: audit.path,

@@ -9,7 +9,12 @@ export type Requirement =
   | { readonly kind: 'public' }
   | { readonly kind: 'authenticated' }
   | { readonly kind: 'admin' }
-  | { readonly kind: 'anyOf'; readonly capabilities: readonly Capability[] }
+  | {
+      readonly kind: 'anyOf'
+      readonly capabilities: readonly Capability[]
+      /** The caller may also act on itself without the capability (get own user). */
+      readonly isSelfAllowed?: boolean
+    }
   | { readonly kind: 'allOf'; readonly capabilities: readonly Capability[] }
 
 const anyOf = (...capabilities: Capability[]): Requirement => ({ kind: 'anyOf', capabilities })
@@ -120,8 +125,8 @@ export const OPERATIONS = {
   set_iam_conf: anyOf('CapIAMWriter'),
   regenerate_user_api_key: anyOf('CapIAMWriter'),
   update_user_api_key_expiration: anyOf('CapIAMWriter'),
-  // Any caller may read their own user; the IAM service lets that through before this check.
-  get_user: anyOf('CapIAMReader'),
+  // Any caller may read their own user without the capability (spec endpoints.md §8.5).
+  get_user: { kind: 'anyOf', capabilities: ['CapIAMReader'], isSelfAllowed: true },
   set_admin_api_key: ADMIN,
 
   analysis_contains: anyOf('CapAnalysisDetect'),

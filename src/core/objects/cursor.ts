@@ -1,5 +1,5 @@
 // src/core/objects/cursor.ts: opaque paging cursors, bound to the query that produced them
-import { createHash } from 'node:crypto'
+import { sha256 } from '../crypto/hash.ts'
 import { VaultError } from '../errors.ts'
 import type { PagePosition } from '../objects-store.ts'
 
@@ -8,7 +8,9 @@ import type { PagePosition } from '../objects-store.ts'
  * cursor only continues the query it came from.
  */
 export function queryFingerprint(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16)
+  return Buffer.from(sha256(JSON.stringify(parts)))
+    .toString('base64url')
+    .slice(0, 16)
 }
 
 export function encodeCursor(position: PagePosition, fingerprint: string): string {

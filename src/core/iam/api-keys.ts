@@ -1,0 +1,74 @@
+// src/core/iam/api-keys.ts: API keys: generation, hashing, expiry, the Admin key rules and storage
+import { constantTimeEqual, randomSecret, sha256 } from '../crypto/hash.ts'
+import type { MetaRepo } from '../store.ts'
+import { formatSeconds, MICROS_PER_SECOND, type Micros } from '../time.ts'
+
+/** The vault_meta key holding the SHA-256 (hex) of an Admin key set at run time. */
+export const ADMIN_KEY_META = 'admin_api_key_sha256'
+
+/** A new user key: 32 random bytes (256 bits), base64url without padding (43 characters). */
+export function newApiKey(): string {
+  return randomSecret(32)
+}
+
+/**
+ * Keys are stored only as SHA-256. Keys are 256-bit random values (or a long Admin secret), so an
+ * unsalted fast hash is enough: there is nothing to brute-force from a dictionary.
+ */
+export function hashApiKey(key: string): Uint8Array {
+  return sha256(key)
+}
+
+export function keyHashEquals(a: Uint8Array, b: Uint8Array): boolean {
+  return constantTimeEqual(a, b)
+}
+
+export function expiryAfter(now: Micros, seconds: number): Micros {
+  return now + seconds * MICROS_PER_SECOND
+}
+
+/** RFC 3339 expiry; empty when there is none (no key, or a key that never expires). */
+export function formatExpiry(expiresAt: Micros | undefined): string {
+  return expiresAt === undefined ? '' : formatSeconds(expiresAt)
+}
+
+/** The set-api-key rule: ≥ 15 characters with a digit, a lower-case and an upper-case letter. */
+export function isStrongAdminKey(key: string): boolean {
+  return (
+    key.length >= 15 &&
+    key.length <= 1024 &&
+    /\d/.test(key) &&
+    /[a-z]/.test(key) &&
+    /[A-Z]/.test(key)
+  )
+}
+
+export type AdminKeysDeps = Readonly<{ meta: MetaRepo; envKey: string; overrideOnRestart: boolean }>
+
+/**
+ * The Admin key in force: one set at run time (hash in vault_meta, shared by every node), else the
+ * SVC_SERVICE_ADMIN_API_KEY value. It is read per request so a change applies at once everywhere.
+ */
+export function createAdminKeys(deps: AdminKeysDeps) {
+  const envHash = hashApiKey(deps.envKey)
+
+  async function currentHash(): Promise<Uint8Array> {
+    const stored = await deps.meta.get(ADMIN_KEY_META)
+    return stored ? new Uint8Array(Buffer.from(stored, 'hex')) : envHash
+  }
+
+  return {
+    async matches(hash: Uint8Array): Promise<boolean> {
+      return keyHashEquals(hash, await currentHash())
+    },
+    async set(key: string, now: Micros): Promise<void> {
+      await deps.meta.set(ADMIN_KEY_META, Buffer.from(hashApiKey(key)).toString('hex'), now)
+    },
+    /** At start: with SVC_SERVICE_OVERRIDE_ADMIN_API_KEY_ON_RESTART the variable's key wins again. */
+    async initialize(): Promise<void> {
+      if (deps.overrideOnRestart) await deps.meta.delete(ADMIN_KEY_META)
+    },
+  }
+}
+
+export type AdminKeys = ReturnType<typeof createAdminKeys>

@@ -1,0 +1,94 @@
+// src/http/routes/iam.ts: HTTP binding for the IAM configuration, users' API keys and the Admin key
+import { CustomAuditQuery } from '../../contract/common.ts'
+import {
+  AdminApiKeyBody,
+  ApiKeyExpiryResponse,
+  ApiKeyResponse,
+  IamConfigText,
+  UserDetails,
+  UserNameBody,
+  UserNameExpiryBody,
+  UserParams,
+} from '../../contract/iam.ts'
+import { formatExpiry } from '../../core/iam/api-keys.ts'
+import type { RoutesPlugin } from './types.ts'
+
+const IAM = '/api/pvlt/1.0/ctl/iam'
+
+export const iamRoutes: RoutesPlugin = async (app, { services }) => {
+  const { iam } = services
+
+  app.get(
+    `${IAM}/conf`,
+    { config: { operation: 'get_iam_conf' }, schema: { querystring: CustomAuditQuery } },
+    async (req, reply) =>
+      reply.type('application/toml; charset=utf-8').send(iam.getConfig(req.ctx)),
+  )
+
+  app.post(
+    `${IAM}/conf`,
+    {
+      config: { operation: 'set_iam_conf' },
+      schema: { querystring: CustomAuditQuery, body: IamConfigText },
+    },
+    async (req) => {
+      await iam.setConfig(req.ctx, req.body)
+    },
+  )
+
+  app.post(
+    `${IAM}/user/regen`,
+    {
+      config: { operation: 'regenerate_user_api_key' },
+      schema: {
+        querystring: CustomAuditQuery,
+        body: UserNameBody,
+        response: { 200: ApiKeyResponse },
+      },
+    },
+    async (req) => {
+      const key = await iam.regenerateApiKey(req.ctx, req.body.name)
+      return { api_key: key.apiKey, api_key_expiry: formatExpiry(key.expiresAt) }
+    },
+  )
+
+  app.post(
+    `${IAM}/user/update-expiration`,
+    {
+      config: { operation: 'update_user_api_key_expiration' },
+      schema: {
+        querystring: CustomAuditQuery,
+        body: UserNameExpiryBody,
+        response: { 200: ApiKeyExpiryResponse },
+      },
+    },
+    async (req) => {
+      const { name, expiration_secs } = req.body
+      const key = await iam.updateApiKeyExpiration(req.ctx, name, expiration_secs)
+      return { name: key.name, api_key_expiry: formatExpiry(key.expiresAt) }
+    },
+  )
+
+  app.get(
+    `${IAM}/user/:user`,
+    {
+      config: { operation: 'get_user' },
+      schema: { params: UserParams, querystring: CustomAuditQuery, response: { 200: UserDetails } },
+    },
+    async (req) => {
+      const user = await iam.getUser(req.ctx, req.params.user)
+      return { name: user.name, api_key: { expiry: formatExpiry(user.expiresAt) } }
+    },
+  )
+
+  app.post(
+    `${IAM}/admin/set-api-key`,
+    {
+      config: { operation: 'set_admin_api_key' },
+      schema: { querystring: CustomAuditQuery, body: AdminApiKeyBody },
+    },
+    async (req) => {
+      await iam.setAdminApiKey(req.ctx, req.body.key)
+    },
+  )
+}
