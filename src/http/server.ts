@@ -16,6 +16,8 @@ import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { toErrorResponse } from './errors.ts'
 import { parseQuery } from './query.ts'
+import { collectionsRoutes } from './routes/collections.ts'
+import { dataTypesRoutes } from './routes/data-types.ts'
 import { systemRoutes } from './routes/system.ts'
 import type { RoutesPlugin } from './routes/types.ts'
 
@@ -34,7 +36,7 @@ const MAX_PARAM_LENGTH = 2048
 /** `ids` may list 1000 UUIDs, so URLs up to 64 KiB are served; longer ones get 414. */
 const MAX_URL_LENGTH = 65_536
 
-const ROUTES: readonly RoutesPlugin[] = [systemRoutes]
+const ROUTES: readonly RoutesPlugin[] = [systemRoutes, collectionsRoutes, dataTypesRoutes]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
 

@@ -4,6 +4,7 @@ import type { Repos, Store } from '../core/store.ts'
 import type { OpenDatabase } from './database.ts'
 import { currentVersion } from './migrate.ts'
 import { createAuditRepo } from './repos/audit.ts'
+import { createCollectionsRepo } from './repos/collections.ts'
 import { createIamRepo } from './repos/iam.ts'
 import { createMetaRepo } from './repos/meta.ts'
 import {
@@ -23,6 +24,7 @@ function createRepos(db: Kysely<Tables>): Repos {
     workers: createWorkersRepo(db),
     keys: createKeysRepo(db),
     leases: createLeasesRepo(db),
+    collections: createCollectionsRepo(db),
   }
 }
 

@@ -58,11 +58,12 @@ describe('type registry', () => {
   it('lists exactly the built-in types of the spec', () => {
     expect(
       registry
-        .list()
+        .list({ showBuiltins: true })
         .map((t) => t.name)
         .sort(),
     ).toEqual([...SPEC_TYPES].sort())
-    expect(registry.list().every((t) => t.isBuiltin)).toBe(true)
+    expect(registry.list({ showBuiltins: true }).every((t) => t.isBuiltin)).toBe(true)
+    expect(registry.list({ showBuiltins: false })).toEqual([])
   })
 
   it('allows is_index/is_unique on every type but LONG_TEXT, JSON and BLOB', () => {
@@ -124,6 +125,11 @@ describe('type registry', () => {
       { name: 'ORPHAN', baseTypeName: 'MISSING', description: '', transformers: [], createdAt: 1 },
     ])
     expect(custom.get('ORPHAN')).toBeUndefined()
+    expect(custom.list({ showBuiltins: false }).map((t) => t.name)).toEqual(['NOTES', 'STRING_SSN'])
+    expect(custom.list({ showBuiltins: false, bundle: 'string_ssn' }).map((t) => t.name)).toEqual([
+      'STRING_SSN',
+    ])
+    expect(custom.list({ showBuiltins: true, bundle: 'other' })).toEqual([])
     expect(custom.get('STRING_SSN')?.transformerNames).toEqual(['mask', 'compact', 'token'])
     expect(custom.transformer('STRING_SSN', 'mask')).toEqual({
       kind: 'custom',

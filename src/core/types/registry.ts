@@ -50,6 +50,8 @@ export type DataTypeInfo = Readonly<{
   transformerNames: readonly string[]
   defaultTransformer?: string
   createdAt?: Micros
+  /** Bundle functions of a custom type's transformers. */
+  functions?: readonly string[]
 }>
 
 /** A custom transformer, run by the bundles capability in the sandbox. */
@@ -85,9 +87,16 @@ function customInfo(type: CustomType, base: BuiltinType): DataTypeInfo {
     validator: type.validator,
     normalizer: type.normalizer,
     transformerNames: [...own, ...inherited],
+    functions: type.transformers,
     defaultTransformer: type.defaultTransformer,
     createdAt: type.createdAt,
   }
+}
+
+/** Whether any function of a custom type comes from `bundle` (`"<bundle>.<function>"`). */
+function dependsOn(info: DataTypeInfo, bundle: string): boolean {
+  const functions = [info.validator, info.normalizer, ...(info.functions ?? [])]
+  return functions.some((f) => f !== undefined && f.slice(0, f.lastIndexOf('.')) === bundle)
 }
 
 export function createTypeRegistry(deps: TypeRegistryDeps) {
@@ -146,8 +155,16 @@ export function createTypeRegistry(deps: TypeRegistryDeps) {
   return {
     get,
     getOrThrow,
-    /** Built-in types first (in the spec's order), then custom types by name. */
-    list: (): DataTypeInfo[] => [...builtins.values(), ...customs.values()],
+    /**
+     * Custom types by name, after the built-ins (in the spec's order) when `showBuiltins`;
+     * `bundle` keeps the types whose functions come from that bundle (built-ins have none).
+     */
+    list(options: { showBuiltins: boolean; bundle?: string }): DataTypeInfo[] {
+      const all = [...(options.showBuiltins ? builtins.values() : []), ...customs.values()]
+      const { bundle } = options
+      if (bundle === undefined) return all
+      return all.filter((t) => dependsOn(t, bundle))
+    },
     indexSupport,
     validate,
     transformer,
