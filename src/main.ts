@@ -5,10 +5,12 @@ import { ConfigError, loadConfig } from './config.ts'
 
 try {
   const app = await createApp(loadConfig())
-  console.log(describeStartup(app, await app.listen()).join('\n'))
+  const address = await app.listen()
+  // Handlers before the banner: whoever reads it may signal at once.
   closeOnSignals(app, (error) => {
     process.exitCode = error ? 1 : 0
   })
+  console.log(describeStartup(app, address).join('\n'))
 } catch (error) {
   const problems =
     error instanceof ConfigError

@@ -8,17 +8,21 @@ import { reportStartupFailure } from './failure.ts'
 export async function runServe(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } })
   let app: App
+  let address: string
   try {
     const config = loadConfig(undefined, { devmode: values.dev })
     app = await createApp(config)
-    console.log(describeStartup(app, await app.listen()).join('\n'))
+    address = await app.listen()
   } catch (error) {
     return reportStartupFailure(error, ConfigError)
   }
-  return new Promise((resolve) => {
+  // Handlers first: whoever reads the banner may signal at once, and an unhandled SIGINT kills.
+  const closed = new Promise<number>((resolve) => {
     closeOnSignals(app, (error) => {
       if (error) console.error('Shutdown failed:', error)
       resolve(error ? 1 : 0)
     })
   })
+  console.log(describeStartup(app, address).join('\n'))
+  return closed
 }
