@@ -34,10 +34,16 @@ export const Collection = Type.Object({
 })
 export type Collection = Static<typeof Collection>
 
-/** Get, add or update collection: the collection as JSON, or as PVSchema text when asked for. */
+/**
+ * Get, add or update collection: the collection as JSON, or as PVSchema text when asked for.
+ * @example "customers PERSONS (\n  email EMAIL,\n);"
+ */
 export const CollectionResponse = Type.Union([Collection, Type.String()])
 
-/** List collections: JSON, or every collection's PVSchema text joined with a newline. */
+/**
+ * List collections: JSON, or every collection's PVSchema text joined with a newline.
+ * @example [{ "name": "customers", "type": "PERSONS", "properties": [], "creation_time": "…", "modification_time": "…" }]
+ */
 export const CollectionsResponse = Type.Union([Type.Array(Collection), Type.String()])
 
 /**
@@ -83,7 +89,7 @@ export const UpdatePropertyBody = Type.Object({
 })
 export type UpdatePropertyBody = Static<typeof UpdatePropertyBody>
 
-/** `format`: `json` (default), `pvschema`, or the seed's `xschema`; it overrides `Accept`. */
+/** `format`: `json` (default), `pvschema`, or the seed's `xschema`; it overrides `Accept`. @example ?format=pvschema */
 export const SchemaFormat = Type.Union([
   Type.Literal('json'),
   Type.Literal('pvschema'),
@@ -91,7 +97,7 @@ export const SchemaFormat = Type.Union([
 ])
 export type SchemaFormat = Static<typeof SchemaFormat>
 
-/** `options=show_builtins` adds the built-in properties; other options are refused. */
+/** `options=show_builtins` adds the built-in properties; other options are refused. @example ?options=show_builtins */
 export const ShowBuiltinsOptions = Type.Array(Type.Literal('show_builtins'))
 
 /** @example ?format=pvschema&options=show_builtins&custom_audit=ticket-7 */
@@ -108,5 +114,8 @@ export const PropertiesQuery = Type.Object({
   options: Type.Optional(ShowBuiltinsOptions),
 })
 
+/** @example /ctl/collections/customers */
 export const CollectionParams = Type.Object({ collection: Type.String() })
+
+/** @example /ctl/collections/customers/properties/email */
 export const PropertyParams = Type.Object({ collection: Type.String(), property: Type.String() })

@@ -31,4 +31,5 @@ export const DataTypesQuery = Type.Object({
 })
 export type DataTypesQuery = Static<typeof DataTypesQuery>
 
+/** @example /ctl/types/EMAIL */
 export const DataTypeParams = Type.Object({ type: Type.String() })

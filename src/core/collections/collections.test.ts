@@ -128,7 +128,8 @@ describe('collections service', () => {
     expect((await service.addProperty(ctx(), 'people', 'age', nullable)).isNullable).toBe(true)
   })
 
-  it('asks object data to follow index and uniqueness changes', async () => {
+  it('asks object data to follow index and uniqueness changes, and nothing else', async () => {
+    await service.updateProperty(ctx(), 'people', 'ssn', { description: 'only text' })
     await service.updateProperty(ctx(), 'people', 'ssn', { isUnique: false })
     await service.update(ctx(), 'people', {
       name: 'people',

@@ -7,7 +7,7 @@ import { VaultError } from '../errors.ts'
 import type { Repos, Store } from '../store.ts'
 import type { TypeRegistry } from '../types/registry.ts'
 import type { CollectionInput, StoredCollection } from './collection.ts'
-import type { CollectionDataPort } from './data-port.ts'
+import { type CollectionDataPort, isIndexChange } from './data-port.ts'
 import { alreadyExists, auditNames, collectionNotFound } from './errors.ts'
 import { isValidName } from './names.ts'
 import { type PlanEnv, planCollection, planUpdate, type UpdatePlan } from './plan.ts'
@@ -101,9 +101,9 @@ export function createCollectionsService(deps: CollectionsDeps) {
         throw alreadyExists(existing.name, property.name)
       }
     }
-    for (const { before, after } of plan.changed) {
-      await tx.collections.updateProperty(after)
-      await deps.data.onIndexChanged(tx, existing, after, { before, after })
+    for (const change of plan.changed) {
+      await tx.collections.updateProperty(change.after)
+      if (isIndexChange(change)) await deps.data.onIndexChanged(tx, existing, change.after, change)
     }
   }
 

@@ -5,6 +5,15 @@ import type { PropertyFlags, StoredCollection, StoredProperty } from './collecti
 /** Index-related attributes before and after a change of `is_index`, `is_unique` or `is_substring_index`. */
 export type IndexChange = Readonly<{ before: PropertyFlags; after: PropertyFlags }>
 
+/** Whether a change touches what the index entries of existing objects depend on. */
+export function isIndexChange({ before, after }: IndexChange): boolean {
+  return (
+    before.isIndex !== after.isIndex ||
+    before.isUnique !== after.isUnique ||
+    before.isSubstringIndex !== after.isSubstringIndex
+  )
+}
+
 /**
  * The object data behind a collection, as the schema operations need it. Every call runs inside
  * the schema change's transaction (`tx`), so the data follows the schema or neither changes.
@@ -12,7 +21,10 @@ export type IndexChange = Readonly<{ before: PropertyFlags; after: PropertyFlags
 export type CollectionDataPort = {
   /** Whether the collection holds any object, active or archived (new properties must be nullable). */
   hasObjects(tx: Repos, collection: StoredCollection): Promise<boolean>
-  /** Builds or drops the blind-index entries of existing objects for the new attributes. */
+  /**
+   * Builds or drops the blind-index entries of existing objects for the new attributes; called
+   * only when `isIndexChange`. Turning `is_unique` off never fails; nothing here turns it on.
+   */
   onIndexChanged(
     tx: Repos,
     collection: StoredCollection,

@@ -10,7 +10,7 @@ import {
   type StoredProperty,
   userProperty,
 } from './collection.ts'
-import type { CollectionDataPort } from './data-port.ts'
+import { type CollectionDataPort, isIndexChange } from './data-port.ts'
 import { alreadyExists, auditNames, propertyNotFound } from './errors.ts'
 import { type PlanEnv, planChange, planProperty } from './plan.ts'
 import type { RequestedChange } from './rules.ts'
@@ -109,7 +109,9 @@ export function createPropertyOperations(deps: PropertyOperationsDeps) {
     await deps.write(ctx, async (tx) => {
       await deps.touch(tx, ctx, collection)
       await tx.collections.updateProperty(planned.after)
-      await deps.data.onIndexChanged(tx, collection, planned.after, planned)
+      if (isIndexChange(planned)) {
+        await deps.data.onIndexChanged(tx, collection, planned.after, planned)
+      }
     })
     return userProperty(planned.after)
   }
