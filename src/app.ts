@@ -204,6 +204,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         skipDeleteTokens: config.log.auditDisableDeleteTokens,
       },
       confvarDefaults: { logLevel: config.log.level, traceSql: config.db.traceSql },
+      typeLimits: {
+        maxStringLength: config.db.maxStringLength,
+        maxBlobLength: config.db.maxBlobLength,
+        isLuhnCheckEnabled: !config.features.disableCcLuhnValidation,
+      },
+      isEncryptionEnabled: config.features.encryption,
     },
   })
   server = buildServer(services, {

@@ -1,6 +1,8 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
 import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
+import { createCollectionsService } from './collections/collections.ts'
+import { objectlessData } from './collections/data-port.ts'
 import { createEnvelope } from './crypto/envelope.ts'
 import { createKeyring } from './crypto/keyring.ts'
 import type { Kms } from './crypto/kms.ts'
@@ -9,6 +11,8 @@ import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
 import { createSystemService } from './system/system.ts'
 import type { Clock } from './time.ts'
+import type { TypeLimits } from './types/data-type.ts'
+import { createTypeRegistry } from './types/registry.ts'
 
 /** Plain settings core needs, taken from the configuration by app.ts. */
 export type CoreSettings = Readonly<{
@@ -30,6 +34,8 @@ export type CoreSettings = Readonly<{
   license: Readonly<{ key: string; isMasked: boolean }>
   audit: Readonly<{ isEnabled: boolean; includeRemoteAddr: boolean; skipDeleteTokens: boolean }>
   confvarDefaults: Readonly<{ logLevel: string; traceSql: boolean }>
+  typeLimits: TypeLimits
+  isEncryptionEnabled: boolean
 }>
 
 export type ServicesDeps = Readonly<{
@@ -90,7 +96,30 @@ export function createServices(deps: ServicesDeps) {
     kms: deps.kms,
     exportKms: deps.exportKms,
   })
-  return { clock, settings, cache, keyring, envelope, iam, audit, confvars, system }
+  const types = createTypeRegistry({ limits: settings.typeLimits })
+  // The objects capability replaces `objectlessData` when it adds object storage.
+  const collections = createCollectionsService({
+    store,
+    types,
+    cache,
+    audit,
+    data: objectlessData,
+    isEncryptionEnabled: settings.isEncryptionEnabled,
+  })
+  cache.register('collections', collections.load)
+  return {
+    clock,
+    settings,
+    cache,
+    keyring,
+    envelope,
+    iam,
+    audit,
+    confvars,
+    system,
+    types,
+    collections,
+  }
 }
 
 export type Services = ReturnType<typeof createServices>

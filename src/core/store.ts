@@ -1,4 +1,6 @@
 // src/core/store.ts: Store, the persistence port core needs; implemented in src/storage
+
+import type { StoredCollection, StoredProperty } from './collections/collection.ts'
 import type { ObjectsRepo, SearchIndexRepo, SubstringRepo } from './objects-store.ts'
 import type { Micros } from './time.ts'
 
@@ -103,6 +105,29 @@ export type LeasesRepo = {
   setState(name: string, holder: string, state: string): Promise<boolean>
 }
 
+/**
+ * Collections and their user properties. Names are unique case-insensitively; an insert that
+ * clashes reports `undefined`/`false` and core decides the error. Lookups by name are exact.
+ */
+export type CollectionsRepo = {
+  /** Every collection with its properties, in no particular order. */
+  list(): Promise<StoredCollection[]>
+  get(name: string): Promise<StoredCollection | undefined>
+  /** Inserts a collection and its properties; undefined when the name (in any case) is taken. */
+  insert(collection: StoredCollection): Promise<StoredCollection | undefined>
+  delete(id: string): Promise<boolean>
+  /** Appends a property; false when the collection already has that name (in any case). */
+  insertProperty(collectionId: string, property: StoredProperty): Promise<boolean>
+  /** Replaces a property's attributes and modification time, found by its id. */
+  updateProperty(property: StoredProperty): Promise<boolean>
+  deleteProperty(propertyId: string): Promise<boolean>
+  /**
+   * Sets the collection's modification time (any schema change); false when it no longer exists.
+   * Inside a transaction this also locks the row (PostgreSQL), so a concurrent delete waits.
+   */
+  touch(collectionId: string, now: Micros): Promise<boolean>
+}
+
 export type Repos = {
   readonly meta: MetaRepo
   readonly audit: AuditRepo
@@ -114,6 +139,7 @@ export type Repos = {
   readonly objects: ObjectsRepo
   readonly searchIndex: SearchIndexRepo
   readonly substring: SubstringRepo
+  readonly collections: CollectionsRepo
 }
 
 export type Store = Repos & {

@@ -18,6 +18,8 @@ import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { toErrorResponse } from './errors.ts'
 import { parseQuery } from './query.ts'
+import { collectionsRoutes } from './routes/collections.ts'
+import { dataTypesRoutes } from './routes/data-types.ts'
 import { iamRoutes } from './routes/iam.ts'
 import { systemRoutes } from './routes/system.ts'
 import type { RoutesPlugin } from './routes/types.ts'
@@ -42,7 +44,12 @@ const MAX_PARAM_LENGTH = 2048
 /** `ids` may list 1000 UUIDs, so URLs up to 64 KiB are served; longer ones get 414. */
 const MAX_URL_LENGTH = 65_536
 
-const ROUTES: readonly RoutesPlugin[] = [systemRoutes, iamRoutes]
+const ROUTES: readonly RoutesPlugin[] = [
+  systemRoutes,
+  iamRoutes,
+  collectionsRoutes,
+  dataTypesRoutes,
+]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
 

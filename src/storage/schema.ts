@@ -104,6 +104,33 @@ export type SubstringPendingTable = {
   queued_at: number
 }
 
+export type CollectionsTable = {
+  id: string
+  name: string
+  name_key: string
+  type: string
+  created_at: number
+  modified_at: number
+}
+
+/** Flags are 0/1 integers on both engines, so one row type serves both. */
+export type CollectionPropertiesTable = {
+  id: string
+  collection_id: string
+  name: string
+  name_key: string
+  position: number
+  data_type: string
+  description: string
+  is_encrypted: number
+  is_index: number
+  is_substring_index: number
+  is_nullable: number
+  is_unique: number
+  created_at: number
+  modified_at: number
+}
+
 export type Tables = {
   schema_migrations: SchemaMigrationsTable
   vault_meta: VaultMetaTable
@@ -119,4 +146,6 @@ export type Tables = {
   object_unique: IndexEntryTable
   object_ngrams: NgramsTable
   substring_pending: SubstringPendingTable
+  collections: CollectionsTable
+  collection_properties: CollectionPropertiesTable
 }

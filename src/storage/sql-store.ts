@@ -4,6 +4,7 @@ import type { Repos, Store } from '../core/store.ts'
 import type { Dialect, OpenDatabase } from './database.ts'
 import { currentVersion } from './migrate.ts'
 import { createAuditRepo } from './repos/audit.ts'
+import { createCollectionsRepo } from './repos/collections.ts'
 import { createIamRepo } from './repos/iam.ts'
 import { createMetaRepo } from './repos/meta.ts'
 import { createObjectsRepo } from './repos/objects.ts'
@@ -28,6 +29,7 @@ function createRepos(db: Kysely<Tables>, dialect: Dialect): Repos {
     objects: createObjectsRepo(db, dialect),
     searchIndex: createSearchIndexRepo(db),
     substring: createSubstringRepo(db),
+    collections: createCollectionsRepo(db),
   }
 }
 

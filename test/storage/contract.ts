@@ -1,9 +1,39 @@
 // test/storage/contract.ts: the Store contract, run on SQLite and on PostgreSQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { StoredCollection, StoredProperty } from '../../src/core/collections/collection.ts'
 import type { Store } from '../../src/core/store.ts'
 import type { TestStore } from '../helpers/store.ts'
 
 const T0 = 1_700_000_000_000_000
+
+function storedProperty(
+  id: string,
+  name: string,
+  extra: Partial<StoredProperty> = {},
+): StoredProperty {
+  return {
+    id,
+    name,
+    dataType: 'STRING',
+    description: '',
+    isEncrypted: true,
+    isIndex: false,
+    isSubstringIndex: false,
+    isNullable: false,
+    isUnique: false,
+    createdAt: T0,
+    modifiedAt: T0,
+    ...extra,
+  }
+}
+
+function storedCollection(
+  id: string,
+  name: string,
+  properties: StoredProperty[],
+): StoredCollection {
+  return { id, name, type: 'PERSONS', properties, createdAt: T0, modifiedAt: T0 }
+}
 
 export function describeStoreContract(name: string, open: () => Promise<TestStore>) {
   describe(`Store contract on ${name}`, () => {
@@ -215,6 +245,65 @@ export function describeStoreContract(name: string, open: () => Promise<TestStor
       expect(await store.leases.acquire('job', 'b', T0 + 40, T0 + 21)).toBe(true)
       await store.leases.release('job', 'b')
       expect(await store.leases.acquire('job', 'c', T0 + 50, T0 + 22)).toBe(true)
+    })
+
+    it('stores a collection with its properties in order and finds it by exact name', async () => {
+      const people = storedCollection('c1', 'People', [
+        storedProperty('p1', 'ssn', { dataType: 'SSN', isUnique: true, description: "it's" }),
+        storedProperty('p2', 'email', { isNullable: true, isEncrypted: false }),
+      ])
+      expect(await store.collections.insert(people)).toEqual(people)
+      expect(await store.collections.get('People')).toEqual(people)
+      expect(await store.collections.get('people')).toBeUndefined()
+      expect((await store.collections.list()).map((c) => c.name)).toEqual(['People'])
+    })
+
+    it('reports a collection name taken in any case as undefined, writing nothing', async () => {
+      const clash = storedCollection('c2', 'PEOPLE', [storedProperty('p3', 'x')])
+      expect(await store.collections.insert(clash)).toBeUndefined()
+      expect(await store.collections.get('PEOPLE')).toBeUndefined()
+    })
+
+    it('lets only one of several racing inserts of the same name win', async () => {
+      const results = await Promise.all(
+        ['Race', 'race', 'RACE', 'rAce'].map((name, i) =>
+          store.transaction((tx) => tx.collections.insert(storedCollection(`r${i}`, name, []))),
+        ),
+      )
+      expect(results.filter((r) => r !== undefined)).toHaveLength(1)
+    })
+
+    it('appends, updates and deletes properties; a name taken in any case is refused', async () => {
+      expect(await store.collections.insertProperty('c1', storedProperty('p4', 'phone'))).toBe(true)
+      expect(await store.collections.insertProperty('c1', storedProperty('p5', 'PHONE'))).toBe(
+        false,
+      )
+      const updated = storedProperty('p4', 'phone', {
+        isNullable: true,
+        description: 'd',
+        modifiedAt: T0 + 5,
+      })
+      expect(await store.collections.updateProperty(updated)).toBe(true)
+      expect(await store.collections.touch('c1', T0 + 5)).toBe(true)
+      expect(await store.collections.touch('nope', T0 + 5)).toBe(false)
+      const people = await store.collections.get('People')
+      expect(people?.properties.map((p) => p.name)).toEqual(['ssn', 'email', 'phone'])
+      expect(people?.properties[2]).toEqual(updated)
+      expect(people?.modifiedAt).toBe(T0 + 5)
+      expect(await store.collections.deleteProperty('p2')).toBe(true)
+      expect(await store.collections.deleteProperty('p2')).toBe(false)
+      expect((await store.collections.get('People'))?.properties.map((p) => p.id)).toEqual([
+        'p1',
+        'p4',
+      ])
+    })
+
+    it('deletes a collection with its properties, freeing the name', async () => {
+      expect(await store.collections.delete('c1')).toBe(true)
+      expect(await store.collections.delete('c1')).toBe(false)
+      expect(await store.collections.get('People')).toBeUndefined()
+      const again = storedCollection('c3', 'people', [storedProperty('p1', 'ssn')])
+      expect(await store.collections.insert(again)).toEqual(again)
     })
 
     it('lets only one of several racing holders take a free lease', async () => {

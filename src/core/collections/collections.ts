@@ -1,0 +1,159 @@
+// src/core/collections/collections.ts: the collections service: control operations on the store, cached reads for data operations
+import { randomUUID } from 'node:crypto'
+import type { AuditService } from '../audit/audit.ts'
+import type { ControlCache } from '../cache.ts'
+import type { RequestContext } from '../context.ts'
+import { VaultError } from '../errors.ts'
+import type { Repos, Store } from '../store.ts'
+import type { TypeRegistry } from '../types/registry.ts'
+import type { CollectionInput, StoredCollection } from './collection.ts'
+import { type CollectionDataPort, isIndexChange } from './data-port.ts'
+import { alreadyExists, auditNames, collectionNotFound } from './errors.ts'
+import { isValidName } from './names.ts'
+import { type PlanEnv, planCollection, planUpdate, type UpdatePlan } from './plan.ts'
+import { createPropertyOperations } from './properties.ts'
+
+export type CollectionsDeps = {
+  readonly store: Store
+  readonly types: TypeRegistry
+  readonly cache: ControlCache
+  readonly audit: AuditService
+  readonly data: CollectionDataPort
+  /** SVC_FEATURES_ENCRYPTION: when off, properties are stored plain and report is_encrypted false. */
+  readonly isEncryptionEnabled: boolean
+}
+
+const byName = (a: StoredCollection, b: StoredCollection) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+
+export function createCollectionsService(deps: CollectionsDeps) {
+  let cached: ReadonlyMap<string, StoredCollection> = new Map()
+
+  const env = (ctx: RequestContext): PlanEnv => ({
+    types: deps.types,
+    isEncryptionEnabled: deps.isEncryptionEnabled,
+    now: ctx.now,
+    newId: randomUUID,
+  })
+
+  /**
+   * Runs a schema change and its audit record in one transaction, then bumps the generation so
+   * every node (this one at once) reloads its control-data cache.
+   */
+  async function write<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
+    const result = await deps.store.transaction(
+      async (tx) => {
+        const value = await work(tx)
+        await deps.audit.record(ctx, { status: 200 }, tx)
+        return value
+      },
+      { signal: ctx.signal },
+    )
+    await deps.cache.changed()
+    return result
+  }
+
+  /** Locks the collection row for the rest of the transaction and marks it modified; 404 if gone. */
+  async function touch(tx: Repos, ctx: RequestContext, collection: StoredCollection) {
+    const isThere = await tx.collections.touch(collection.id, ctx.now)
+    if (!isThere) throw collectionNotFound(collection.name)
+  }
+
+  async function get(ctx: RequestContext, name: string): Promise<StoredCollection | undefined> {
+    auditNames(ctx, name)
+    // Names that break the naming rules cannot exist; they never reach the database.
+    return isValidName(name) ? deps.store.collections.get(name) : undefined
+  }
+
+  async function getOrThrow(ctx: RequestContext, name: string): Promise<StoredCollection> {
+    const collection = await get(ctx, name)
+    if (collection === undefined) throw collectionNotFound(name)
+    return collection
+  }
+
+  async function create(ctx: RequestContext, input: CollectionInput): Promise<StoredCollection> {
+    auditNames(ctx, input.name)
+    const planned = planCollection(input, env(ctx))
+    return write(ctx, async (tx) => {
+      const created = await tx.collections.insert(planned)
+      if (created === undefined) throw alreadyExists(input.name)
+      return created
+    })
+  }
+
+  async function apply(
+    tx: Repos,
+    ctx: RequestContext,
+    existing: StoredCollection,
+    plan: UpdatePlan,
+  ) {
+    await touch(tx, ctx, existing)
+    const needsValues = plan.added.some((p) => !p.isNullable)
+    if (needsValues && (await deps.data.hasObjects(tx, existing))) {
+      const property = plan.added.find((p) => !p.isNullable)?.name ?? ''
+      throw new VaultError('invalidRequest', {
+        message: `The property ${property} must be nullable: the collection holds objects.`,
+        context: { collection: existing.name, property },
+      })
+    }
+    for (const property of plan.added) {
+      if (!(await tx.collections.insertProperty(existing.id, property))) {
+        throw alreadyExists(existing.name, property.name)
+      }
+    }
+    for (const change of plan.changed) {
+      await tx.collections.updateProperty(change.after)
+      if (isIndexChange(change)) await deps.data.onIndexChanged(tx, existing, change.after, change)
+    }
+  }
+
+  async function update(ctx: RequestContext, name: string, input: CollectionInput) {
+    if (input.name !== name) {
+      throw new VaultError('invalidRequest', {
+        message: 'The collection name in the body must equal the collection name in the path.',
+        context: { collection: name.slice(0, 100) },
+      })
+    }
+    const existing = await getOrThrow(ctx, name)
+    const plan = planUpdate(existing, input, env(ctx))
+    for (const property of [...plan.added, ...plan.changed.map((c) => c.after)])
+      ctx.audit.properties.add(property.name)
+    if (plan.added.length + plan.changed.length === 0) return existing
+    await write(ctx, (tx) => apply(tx, ctx, existing, plan))
+    return getOrThrow(ctx, name)
+  }
+
+  async function remove(ctx: RequestContext, name: string): Promise<void> {
+    const existing = await getOrThrow(ctx, name)
+    await write(ctx, async (tx) => {
+      await deps.data.deleteCollectionData(tx, existing)
+      if (!(await tx.collections.delete(existing.id))) throw collectionNotFound(name)
+    })
+  }
+
+  return {
+    async list(_ctx: RequestContext): Promise<StoredCollection[]> {
+      return (await deps.store.collections.list()).sort(byName)
+    },
+    get,
+    getOrThrow,
+    create,
+    update,
+    delete: remove,
+    ...createPropertyOperations({ ...deps, getOrThrow, write, touch, env }),
+    /** Cache loader: every collection, for data operations on this node. */
+    async load(): Promise<void> {
+      const collections = await deps.store.collections.list()
+      cached = new Map(collections.map((c) => [c.name, c]))
+    },
+    /** Data operations read collections from this node's cache, never the store. */
+    getCached: (name: string): StoredCollection | undefined => cached.get(name),
+    getCachedOrThrow(name: string): StoredCollection {
+      const collection = cached.get(name)
+      if (collection === undefined) throw collectionNotFound(name)
+      return collection
+    },
+  }
+}
+
+export type CollectionsService = ReturnType<typeof createCollectionsService>
