@@ -2,10 +2,10 @@
 import type { Micros } from './time.ts'
 
 /**
- * One stored object. `fields` is JSON text mapping each property to its plain JSON value, or to
- * the base64 of its sealed value when the property is encrypted; `digests` is JSON text mapping
- * each indexed property to the base64 of its blind-index digest (kept so entries can be removed
- * without decrypting).
+ * One stored object. `fields` is JSON text mapping each plain (not encrypted) property to its
+ * value; `sealed` is JSON text mapping each encrypted property to the base64 of its sealed value
+ * (core/objects/sealing.ts); `digests` is JSON text mapping each indexed property to the base64
+ * of its blind-index digest (kept so entries can be removed without decrypting).
  */
 export type ObjectRecord = Readonly<{
   collection: string
@@ -18,6 +18,7 @@ export type ObjectRecord = Readonly<{
   expiresAt: Micros | undefined
   version: number
   fields: string
+  sealed: string
   digests: string
 }>
 

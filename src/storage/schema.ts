@@ -81,6 +81,7 @@ export type ObjectsTable = {
   expires_at: number | null
   version: number
   fields: string
+  sealed: string
   digests: string
 }
 

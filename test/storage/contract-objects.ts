@@ -19,6 +19,7 @@ function object(id: string, patch: Partial<ObjectRecord> = {}): ObjectRecord {
     expiresAt: undefined,
     version: 1,
     fields: '{}',
+    sealed: '{}',
     digests: '{}',
     ...patch,
   }

@@ -34,6 +34,7 @@ function toRecord(row: Row): ObjectRecord {
     expiresAt: optional(row.expires_at),
     version: row.version,
     fields: row.fields,
+    sealed: row.sealed,
     digests: row.digests,
   }
 }
@@ -50,6 +51,7 @@ function toRow(record: ObjectRecord): Row {
     expires_at: nullable(record.expiresAt),
     version: record.version,
     fields: record.fields,
+    sealed: record.sealed,
     digests: record.digests,
   }
 }

@@ -10,6 +10,7 @@ CREATE TABLE objects (
   expires_at INTEGER,
   version INTEGER NOT NULL,
   fields TEXT NOT NULL,
+  sealed TEXT NOT NULL,
   digests TEXT NOT NULL,
   PRIMARY KEY (collection, id)
 );
