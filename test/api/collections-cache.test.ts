@@ -1,8 +1,8 @@
 // test/api/collections-cache.test.ts: two nodes on one PostgreSQL: a schema change on one reaches the other's cache
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { App } from '../../src/app.ts'
-import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
-import { API, startTestServer, type TestServer } from '../helpers/server.ts'
+import { findTestPostgres } from '../helpers/postgres.ts'
+import { API, sharedPostgres, startTestServer, type TestServer } from '../helpers/server.ts'
 
 const pgUrl = await findTestPostgres()
 
@@ -24,17 +24,9 @@ describe.skipIf(pgUrl === undefined)('control-data cache across nodes', () => {
   let c: TestServer
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await createTestDatabase(pgUrl as string)
+    const database = await sharedPostgres()
     drop = database.drop
-    const { options } = database
-    const env = {
-      SVC_BACKING_STORE: 'postgres',
-      SVC_DB_HOSTNAME: options.host,
-      SVC_DB_PORT: String(options.port),
-      SVC_DB_NAME: options.database,
-      SVC_DB_USER: options.user,
-      SVC_DB_PASSWORD: options.password,
-    }
+    const { env } = database
     a = await startTestServer({ env })
     // B refreshes only when told to (default 30 s interval); C every 200 ms.
     b = await startTestServer({ env, routes: cachedRoute })

@@ -1,10 +1,15 @@
 // test/api/iam-cluster.test.ts: two API nodes on one PostgreSQL database see IAM changes of each other at once
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type App, createApp } from '../../src/app.ts'
 import { setIam } from '../helpers/iam.ts'
 import { policyRoutes, TEST_DATA } from '../helpers/policy-routes.ts'
-import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
-import { ADMIN_KEY, API, fetchJson, type TestServer, testConfig } from '../helpers/server.ts'
+import { findTestPostgres } from '../helpers/postgres.ts'
+import {
+  ADMIN_KEY,
+  API,
+  sharedPostgres,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.ts'
 
 const pgUrl = await findTestPostgres()
 
@@ -21,45 +26,15 @@ reasons = ["*"]
 resources = ["*/properties/email"]
 `
 
-/** A node as a TestServer, so the IAM helpers work against either node. */
-async function startNode(env: Record<string, string>): Promise<TestServer> {
-  const app: App = await createApp(testConfig(env))
-  policyRoutes(app)
-  const baseUrl = await app.listen()
-  return {
-    app,
-    baseUrl,
-    request(method, path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers }
-      const token = init.token === undefined ? ADMIN_KEY : init.token
-      if (token !== null) headers.authorization = `Bearer ${token}`
-      const isJson = init.body !== undefined && typeof init.body !== 'string'
-      if (isJson) headers['content-type'] ??= 'application/json'
-      const body = isJson ? JSON.stringify(init.body) : (init.body as string | undefined)
-      return fetchJson(`${baseUrl}${path}`, { method, headers, body })
-    },
-    close: () => app.close(),
-  }
-}
-
 describe.skipIf(pgUrl === undefined)('IAM on two nodes sharing PostgreSQL', () => {
   let a: TestServer
   let b: TestServer
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await createTestDatabase(pgUrl as string)
+    const database = await sharedPostgres()
     drop = database.drop
-    const { options } = database
-    const env = {
-      SVC_BACKING_STORE: 'postgres',
-      SVC_DB_HOSTNAME: options.host,
-      SVC_DB_PORT: String(options.port),
-      SVC_DB_NAME: options.database,
-      SVC_DB_USER: options.user,
-      SVC_DB_PASSWORD: options.password,
-    }
-    a = await startNode(env)
-    b = await startNode(env)
+    a = await startTestServer({ env: database.env, routes: policyRoutes })
+    b = await startTestServer({ env: database.env, routes: policyRoutes })
   })
   afterAll(async () => {
     await a.close()

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, startCli } from '../helpers/cli.ts'
-import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
-import { fetchJson } from '../helpers/server.ts'
+import { findTestPostgres } from '../helpers/postgres.ts'
+import { fetchJson, sharedPostgres } from '../helpers/server.ts'
 
 const dir = await mkdtemp(join(tmpdir(), 'strongroom-cli-'))
 const pgUrl = await findTestPostgres()
@@ -88,16 +88,8 @@ describe('strongroom migrate', () => {
 
 describe.skipIf(pgUrl === undefined)('strongroom serve on PostgreSQL', () => {
   it('starts two nodes on one fresh database at once; both migrate safely and serve', async () => {
-    const { options, drop } = await createTestDatabase(pgUrl as string)
+    const { env, drop } = await sharedPostgres()
     drops.push(drop)
-    const env = {
-      SVC_BACKING_STORE: 'postgres',
-      SVC_DB_HOSTNAME: options.host,
-      SVC_DB_PORT: String(options.port),
-      SVC_DB_NAME: options.database,
-      SVC_DB_USER: options.user,
-      SVC_DB_PASSWORD: options.password,
-    }
     const nodes = await Promise.all([
       startCli(['serve', '--dev'], env),
       startCli(['serve', '--dev'], env),
@@ -107,7 +99,7 @@ describe.skipIf(pgUrl === undefined)('strongroom serve on PostgreSQL', () => {
         headers: { authorization: 'Bearer pvaultauth' },
       })
       expect((await res.json()).db_schema_version).toBeGreaterThanOrEqual(1)
-      expect(node.output()).toContain(`Store: PostgreSQL ${options.user}@${options.host}`)
+      expect(node.output()).toContain(`Store: PostgreSQL ${env.SVC_DB_USER}@${env.SVC_DB_HOSTNAME}`)
     }
     const [first] = nodes
     const cluster = await fetchJson(`${first?.address}/api/pvlt/1.0/ctl/info/cluster`, {

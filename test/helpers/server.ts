@@ -64,13 +64,16 @@ function bodyInit(body: unknown, headers: Record<string, string>): RequestInit['
 
 export type Engine = 'sqlite' | 'postgres'
 
-async function engineEnv(
-  engine: Engine,
-): Promise<{ env: Record<string, string>; drop?: () => Promise<void> }> {
-  if (engine === 'sqlite') return { env: {} }
+export type SharedDatabase = { readonly env: Record<string, string>; drop(): Promise<void> }
+
+/**
+ * A fresh database on the test PostgreSQL and the SVC_* variables that point a server at it;
+ * several servers started with the same `env` share it (cluster tests).
+ */
+export async function sharedPostgres(): Promise<SharedDatabase> {
   const url = await findTestPostgres()
   if (url === undefined)
-    throw new Error('PostgreSQL is not reachable; guard the suite with describeEngines')
+    throw new Error('PostgreSQL is not reachable; guard the suite with describeEngines or skipIf')
   const { options, drop } = await createTestDatabase(url)
   const env = {
     SVC_BACKING_STORE: 'postgres',
@@ -81,6 +84,12 @@ async function engineEnv(
     SVC_DB_PASSWORD: options.password,
   }
   return { env, drop }
+}
+
+async function engineEnv(
+  engine: Engine,
+): Promise<{ env: Record<string, string>; drop?: () => Promise<void> }> {
+  return engine === 'sqlite' ? { env: {} } : sharedPostgres()
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
