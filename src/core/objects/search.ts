@@ -35,7 +35,9 @@ const COLUMNS: Readonly<Record<string, BuiltinColumn>> = {
 
 function matchesJsonType(jsonType: string, value: unknown): boolean {
   if (jsonType === 'json') return true
-  if (jsonType === 'integer') return typeof value === 'number' || typeof value === 'string'
+  // Integers past 2^53 arrive as strings of digits (data-model §7.1).
+  if (jsonType === 'integer')
+    return typeof value === 'number' || (typeof value === 'string' && /^-?\d+$/.test(value))
   return typeof value === (jsonType === 'number' ? 'number' : jsonType)
 }
 
