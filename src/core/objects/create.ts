@@ -6,7 +6,7 @@ import type { IndexEntry, ObjectRecord } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
 import { auditObjects, auditTouched, propertyChecks } from './access.ts'
-import { attempt, type BulkResult, bulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
+import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { duplicateId, uniqueValueUsed } from './errors.ts'
 import { parseExpiration } from './expiration.ts'
@@ -148,6 +148,7 @@ export function createAddition(deps: ObjectsDeps) {
     }
   }
 
+  /** Inserts rows, entries, claims and queue entries; taken ids and unique values fail their item. */
   async function persist(
     tx: Repos,
     ctx: RequestContext,
@@ -158,19 +159,19 @@ export function createAddition(deps: ObjectsDeps) {
     const taken = await tx.objects.insert(prepared.map((p) => p.record))
     for (const p of prepared)
       if (taken.has(p.record.id)) errors.set(p.index, duplicateId(p.record.id))
-    if (errors.size > 0) return errors
-    await tx.searchIndex.insertIndex(prepared.flatMap((p) => p.entries))
-    const indexOf = new Map(prepared.map((p) => [p.record.id, p.index]))
-    for (const conflict of await claimUnique(
+    const stored = prepared.filter((p) => !taken.has(p.record.id))
+    await tx.searchIndex.insertIndex(stored.flatMap((p) => p.entries))
+    const indexOf = new Map(stored.map((p) => [p.record.id, p.index]))
+    const conflicts = await claimUnique(
       tx,
-      prepared.flatMap((p) => p.claims),
+      stored.flatMap((p) => p.claims),
       ctx.now,
-    ))
-      errors.set(
-        indexOf.get(conflict.objectId) ?? 0,
-        uniqueValueUsed(collection.name, conflict.property),
-      )
-    const queued = prepared.filter((p) => p.isQueued).map((p) => p.record.id)
+    )
+    for (const conflict of conflicts) {
+      const error = uniqueValueUsed(collection.name, conflict.property)
+      errors.set(indexOf.get(conflict.objectId) ?? 0, error)
+    }
+    const queued = stored.filter((p) => p.isQueued).map((p) => p.record.id)
     if (queued.length > 0 && errors.size === 0)
       await tx.substring.enqueue(collection.name, queued, ctx.now)
     return errors
@@ -200,12 +201,11 @@ export function createAddition(deps: ObjectsDeps) {
     checkBatchUniques(collection, prepared, errors)
     const drafted = new Map(drafts.map((d) => [d.index, d.id]))
     const ids = inputs.map((input, i) => drafted.get(i) ?? input?.id)
-    if (errors.size > 0) return bulkResult(ids, errors)
     auditObjects(
       ctx,
       prepared.map((p) => p.record.id),
     )
-    return commit(deps, ctx, ids, (tx) => persist(tx, ctx, collection, prepared))
+    return commit(deps, ctx, { ids, errors }, (tx) => persist(tx, ctx, collection, prepared))
   }
 
   return { addMany }

@@ -6,7 +6,7 @@ import { assertTenantAllowed } from '../iam/tenants.ts'
 import type { ObjectRecord } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import { auditObjects, auditTouched, propertyChecks } from './access.ts'
-import { attempt, type BulkResult, bulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
+import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { objectsNotFound } from './errors.ts'
 import { readObjectId } from './ids.ts'
@@ -89,12 +89,11 @@ export function createRemoval(deps: ObjectsDeps) {
     const errors: ItemErrors = new Map()
     const ids = given.map((id, i) => attempt(errors, i, () => readObjectId(id)))
     const targets = await targetsOf(ctx, collection, ids, { ...options, errors })
-    if (errors.size > 0) return bulkResult(ids, errors)
     auditObjects(
       ctx,
       targets.map((t) => t.row.id),
     )
-    return commit(deps, ctx, ids, async (tx) => {
+    return commit(deps, ctx, { ids, errors }, async (tx) => {
       if (!options.isArchived) return archive(tx, ctx, targets)
       await purge(
         tx,

@@ -5,7 +5,7 @@ import { assertTenantAllowed } from '../iam/tenants.ts'
 import type { ObjectRecord } from '../objects-store.ts'
 import type { Micros } from '../time.ts'
 import { auditObjects, auditTouched, propertyChecks } from './access.ts'
-import { attempt, type BulkResult, bulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
+import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { invalidRequest, objectsNotFound } from './errors.ts'
 import { applyExpiry, type ExpiryChange, parseExpiration } from './expiration.ts'
@@ -191,12 +191,11 @@ export function createUpdating(deps: ObjectsDeps) {
     })
     const plans = await plan(ctx, collection, targets, { expiry, errors })
     const ids = inputs.map((input) => input?.id)
-    if (errors.size > 0) return bulkResult(ids, errors)
     auditObjects(
       ctx,
       plans.map((p) => p.after.id),
     )
-    return commit(deps, ctx, ids, async (tx) => {
+    return commit(deps, ctx, { ids, errors }, async (tx) => {
       const failures: ItemErrors = new Map()
       for (const item of plans) {
         const error = await applyUpdate(tx, { deps, ctx, collection }, item)

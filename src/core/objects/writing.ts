@@ -51,19 +51,21 @@ export function sealChanges(
 }
 
 /**
- * Runs a batch's writes and the audit record in one transaction. Item failures found while
- * writing roll everything back and come back as the per-item results (nothing was written).
+ * Runs a batch's writes and the audit record in one transaction. Item failures (found before, or
+ * while writing) roll everything back and come back as the per-item results: nothing is written,
+ * yet each item that would have failed says why (the writes of the others still run, then roll
+ * back, so conflicts with stored objects are reported too).
  */
 export async function commit(
   deps: ObjectsDeps,
   ctx: RequestContext,
-  ids: readonly (string | undefined)[],
+  batch: Readonly<{ ids: readonly (string | undefined)[]; errors: ItemErrors }>,
   work: (tx: Repos) => Promise<ItemErrors>,
 ): Promise<BulkResult> {
   try {
     await deps.store.transaction(
       async (tx) => {
-        const errors = await work(tx)
+        const errors = new Map([...batch.errors, ...(await work(tx))])
         if (errors.size > 0) throw new BatchRejected(errors)
         await deps.audit.record(ctx, { status: 200 }, tx)
       },
@@ -73,7 +75,7 @@ export async function commit(
     if (!(error instanceof BatchRejected)) throw error
     // The record written inside the rolled-back transaction is gone: write it again after.
     ctx.audit.isRecorded = false
-    return bulkResult(ids, error.errors)
+    return bulkResult(batch.ids, error.errors)
   }
-  return bulkResult(ids, new Map())
+  return bulkResult(batch.ids, new Map())
 }
