@@ -3,9 +3,10 @@ import { findProperty, type StoredCollection } from '../collections/collection.t
 import { propertyNotFound } from '../collections/errors.ts'
 import type { BuiltinColumn, SearchCondition } from '../objects-store.ts'
 import type { TypeRegistry } from '../types/registry.ts'
-import { invalidRequest } from './errors.ts'
+import { invalidRequest, invalidValue } from './errors.ts'
 import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
 import { type LikePattern, parseLike } from './substring.ts'
+import { hasNul } from './values.ts'
 
 export type ObjectsQuery = Readonly<{
   match?: Readonly<Record<string, unknown>>
@@ -42,7 +43,11 @@ function matchesJsonType(jsonType: string, value: unknown): boolean {
 }
 
 /** A query value, validated and normalized like a written one; a wrong JSON type is 400 ERR1012. */
-function normalize(deps: SearchDeps, property: { name: string; dataType: string }, value: unknown) {
+function normalize(
+  deps: SearchDeps,
+  property: { name: string; dataType: string; isEncrypted: boolean },
+  value: unknown,
+) {
   if (value === null) return null
   const jsonType =
     property.name === '_owner_collection' ? 'string' : deps.types.jsonType(property.dataType)
@@ -51,8 +56,12 @@ function normalize(deps: SearchDeps, property: { name: string; dataType: string 
       `A query value of property ${property.name} has the wrong JSON type.`,
       property.name,
     )
-  if (property.name === '_owner_collection') return value
-  return deps.types.validate(property, value)
+  const normalized =
+    property.name === '_owner_collection' ? value : deps.types.validate(property, value)
+  // Plain columns cannot hold NUL characters (values.ts), so no stored value has one.
+  if (!property.isEncrypted && hasNul(normalized))
+    throw invalidValue(property.name, 'values kept unencrypted cannot contain NUL characters')
+  return normalized
 }
 
 function propertyOf(collection: StoredCollection, name: string) {

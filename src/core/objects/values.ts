@@ -38,6 +38,21 @@ const TIMES = {
   _expiration_time: 'expiresAt',
 } as const
 
+/**
+ * Whether a value holds a NUL character anywhere (strings, keys, nested values). Values kept in
+ * plain columns cannot: PostgreSQL text and JSON cannot hold U+0000, and the service answers
+ * alike on both engines. Encrypted values are sealed, so they may.
+ */
+export function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  if (Array.isArray(value)) return value.some(hasNul)
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || hasNul(item))
+  return false
+}
+
+const NUL_REASON = 'values kept unencrypted cannot contain NUL characters'
+
 /** A normalized TIMESTAMP (`YYYY-MM-DDTHH:MM:SS[.f]Z`) in microseconds. */
 export function timestampMicros(normalized: string): Micros {
   const seconds = Date.parse(`${normalized.slice(0, 19)}Z`)
@@ -52,6 +67,7 @@ function readId(rules: BodyRules, value: unknown): string {
 
 function readWritable(rules: BodyRules, name: keyof typeof WRITABLE, value: unknown) {
   if (value === null) return null
+  if (hasNul(value)) throw invalidValue(name, NUL_REASON)
   if (name === '_owner_collection') {
     if (typeof value !== 'string' || value === '') throw invalidValue(name, 'a name is expected')
     return value
@@ -76,7 +92,9 @@ function readUser(rules: BodyRules, property: StoredProperty, value: unknown): u
     if (!property.isNullable) throw invalidValue(property.name, 'the property is not nullable')
     return null
   }
-  return rules.types.validate(property, value)
+  const normalized = rules.types.validate(property, value)
+  if (!property.isEncrypted && hasNul(normalized)) throw invalidValue(property.name, NUL_REASON)
+  return normalized
 }
 
 function requireMissing(collection: StoredCollection, values: Record<string, unknown>): void {
