@@ -186,7 +186,7 @@ export function createAddition(deps: ObjectsDeps) {
   ): Promise<BulkResult> {
     checkBatchSize(bodies.length, deps.settings.maxPageSize)
     const collection = deps.collections.getCachedOrThrow(collectionName)
-    const names = bodies.flatMap((body) => Object.keys(body))
+    const names = [...new Set(bodies.flatMap((body) => Object.keys(body)))]
     auditTouched(ctx, collection, names)
     deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write'))
     parseExpiration(options.expirationSecs, { defaultSecs: undefined, isUpdate: false }, ctx.now)

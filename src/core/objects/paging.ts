@@ -87,19 +87,6 @@ async function scan(query: PageQuery, after: PagePosition | undefined, limit: nu
   return query.repo.search(query.filter, query.conditions, after, limit)
 }
 
-/** Every candidate, verified, in creation order. */
-async function verifiedAll(query: PageQuery, verify: Verify): Promise<ObjectRecord[]> {
-  const kept: ObjectRecord[] = []
-  let after: PagePosition | undefined
-  for (;;) {
-    const batch = await scan(query, after, SCAN_BATCH)
-    kept.push(...verify(batch))
-    const last = batch.at(-1)
-    if (batch.length < SCAN_BATCH || last === undefined) return kept
-    after = positionOf(last)
-  }
-}
-
 const isAfter = (r: ObjectRecord, p: PagePosition | undefined) =>
   p === undefined || r.createdAt > p.createdAt || (r.createdAt === p.createdAt && r.id > p.id)
 
@@ -113,14 +100,10 @@ export async function readVerifiedPage(
   request: PageRequest,
   verify: Verify,
 ): Promise<Page> {
-  const total = await query.repo.countAfter(
-    query.filter,
-    query.conditions,
-    undefined,
-    VERIFY_ALL_LIMIT + 1,
-  )
-  if (total <= VERIFY_ALL_LIMIT) {
-    const rest = (await verifiedAll(query, verify)).filter((r) => isAfter(r, request.position))
+  // One read of every candidate (the index conditions are resolved once) when there are few.
+  const candidates = await scan(query, undefined, VERIFY_ALL_LIMIT + 1)
+  if (candidates.length <= VERIFY_ALL_LIMIT) {
+    const rest = verify(candidates).filter((r) => isAfter(r, request.position))
     const records = rest.slice(0, request.pageSize)
     const remaining = Math.min(rest.length - records.length, query.maxRemainingCount)
     return finish(records, remaining, request)

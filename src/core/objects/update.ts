@@ -174,7 +174,9 @@ export function createUpdating(deps: ObjectsDeps) {
   ): Promise<BulkResult> {
     checkBatchSize(bodies.length, deps.settings.maxPageSize)
     const collection = deps.collections.getCachedOrThrow(collectionName)
-    const names = bodies.flatMap((body) => Object.keys(body)).filter((n) => n !== 'id')
+    const names = [...new Set(bodies.flatMap((body) => Object.keys(body)))].filter(
+      (n) => n !== 'id',
+    )
     auditTouched(ctx, collection, names)
     deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write', opts.isArchived))
     const expiry = parseExpiration(
