@@ -210,6 +210,26 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         isLuhnCheckEnabled: !config.features.disableCcLuhnValidation,
       },
       isEncryptionEnabled: config.features.encryption,
+      objects: {
+        defaultPageSize: config.service.defaultPageSize,
+        maxPageSize: config.service.maxPageSize,
+        maxRemainingCount: config.service.maxPaginationRemainingCount,
+        expiration: {
+          associatedSecs: config.expiration.associatedObjectsSecs,
+          unassociatedSecs: config.expiration.unassociatedObjectsSecs,
+        },
+        substringDrainLimit: 2000,
+      },
+      lifecycle: {
+        gcRetentionMs: config.db.gcRetentionPeriodMs,
+        gcBatchSize: config.db.gcBatchSize,
+        pruneIntervalMs: config.service.archivePruneIntervalMs,
+        pruneTimeoutMs: config.service.archivePruneTimeoutMs,
+        substringRefreshMs: config.service.substringIndexRefreshIntervalMs,
+      },
+    },
+    onJobError(job, error) {
+      server?.log.error({ err: error, job }, 'background job failed')
     },
   })
   server = buildServer(services, {
@@ -227,6 +247,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const app = server
   await initializeIam(services, config, store)
   await services.cache.start()
+  services.jobs.start()
   return {
     config,
     newAdminKey,
@@ -239,6 +260,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
     async close() {
       await app.close()
+      await services.jobs.stop()
       await services.cache.stop()
       await store.close()
     },

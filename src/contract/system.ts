@@ -1,5 +1,6 @@
 // src/contract/system.ts: wire shapes of the system operations (version, cluster, confvars, license)
 import { type Static, Type } from 'typebox'
+import { DataQuery, QueryBoolean } from './common.ts'
 
 /** @example { "vault_id": "…", "vault_version": "0.1.0", "db_schema_version": 1 } */
 export const Version = Type.Object({
@@ -58,3 +59,39 @@ export const KmsStatusResponse = Type.Object({
   kms: KmsStatus,
   kms_export: Type.Optional(KmsStatus),
 })
+
+/**
+ * The export data key, wrapped by the export KMS (crypto.md §6.3).
+ * @example { "export_key": "AQAAAAE…" }
+ */
+export const ExportKeyResponse = Type.Object({ export_key: Type.String() })
+export type ExportKeyResponse = Static<typeof ExportKeyResponse>
+
+/** What garbage collection removes; absent: everything. */
+export const GcFilter = Type.Union([
+  Type.Literal('objects_only'),
+  Type.Literal('tokens_only'),
+  Type.Literal('transaction_ids_only'),
+])
+export type GcFilter = Static<typeof GcFilter>
+
+/** @example ?reason=Maintenance&filter=objects_only&dry_run=true */
+export const GcQuery = Type.Object({
+  ...DataQuery.properties,
+  filter: Type.Optional(GcFilter),
+  dry_run: Type.Optional(QueryBoolean),
+})
+export type GcQuery = Static<typeof GcQuery>
+
+/** @example { "collection_name": "customers", "collection_type": "PERSONS", "count": 12 } */
+export const DeletionCount = Type.Object({
+  collection_name: Type.String(),
+  collection_type: Type.Union([
+    Type.Literal('DATA'),
+    Type.Literal('PERSONS'),
+    Type.Literal('TOKENS'),
+    Type.Literal('TRANSACTION_IDS'),
+  ]),
+  count: Type.Integer(),
+})
+export type DeletionCount = Static<typeof DeletionCount>

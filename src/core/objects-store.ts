@@ -50,6 +50,11 @@ export type SearchCondition =
   | Readonly<{ kind: 'grams'; property: string; grams: readonly Uint8Array[] }>
   /** Equality on a plain (not encrypted) value; `values` are JSON texts, 'null' matches absent. */
   | Readonly<{ kind: 'plain'; property: string; values: readonly string[] }>
+  /** Equality on a built-in column; `null` matches rows without a value. */
+  | Readonly<{ kind: 'column'; column: BuiltinColumn; values: readonly (string | null)[] }>
+
+/** The built-in properties a search may select on, by their column. */
+export type BuiltinColumn = 'tenant_id' | 'owner_id' | 'owner_collection'
 
 export type ObjectsRepo = {
   /** Inserts the rows whose id is free in their collection; returns the ids that were taken. */
@@ -70,7 +75,12 @@ export type ObjectsRepo = {
     after: PagePosition | undefined,
     cap: number,
   ): Promise<number>
-  count(collection: string, now: Micros): Promise<{ active: number; archived: number }>
+  /** Active and archived rows of a collection, of some tenants only when `tenantIds` is given. */
+  count(
+    collection: string,
+    now: Micros,
+    tenantIds?: readonly string[],
+  ): Promise<{ active: number; archived: number }>
   /** Replaces a row if its version is still `expectedVersion`; false when another write won. */
   replace(row: ObjectRecord, expectedVersion: number): Promise<boolean>
   delete(collection: string, ids: readonly string[]): Promise<number>
@@ -79,6 +89,8 @@ export type ObjectsRepo = {
   /** Archived rows whose expiry is before `before`, oldest first (garbage collection). */
   expired(before: Micros, limit: number): Promise<ObjectRecord[]>
   hasAny(collection: string): Promise<boolean>
+  /** Removes a property's values and digests from every row of the collection (property deleted). */
+  removeProperty(collection: string, property: string): Promise<void>
   deleteCollection(collection: string): Promise<void>
 }
 
@@ -92,23 +104,33 @@ export type SearchIndexRepo = {
   claimUnique(entries: readonly IndexEntry[]): Promise<IndexEntry[]>
   /** Releases entries, only where the named object holds them. */
   releaseUnique(entries: readonly IndexEntry[]): Promise<void>
+  /** Drops a property's uniqueness claims (is_unique turned off), keeping its index entries. */
+  deleteClaims(collection: string, property: string): Promise<void>
   deleteProperty(collection: string, property: string): Promise<void>
   deleteCollection(collection: string): Promise<void>
 }
 
+/** An object waiting for its n-grams; `queuedAt` moves forward when it is queued again. */
+export type PendingEntry = Readonly<{ collection: string; objectId: string; queuedAt: Micros }>
+
+/** The n-grams of one object, and the queue time they were computed for. */
+export type ObjectGrams = Readonly<{
+  objectId: string
+  queuedAt: Micros
+  grams: readonly Readonly<{ property: string; gram: Uint8Array }>[]
+}>
+
 export type SubstringRepo = {
+  /** Queues objects for (re)indexing; an object already queued gets the later time. */
   enqueue(collection: string, objectIds: readonly string[], now: Micros): Promise<void>
-  pending(
-    collection: string | undefined,
-    limit: number,
-  ): Promise<{ collection: string; objectId: string }[]>
+  /** The oldest queued objects, of one collection or of all. */
+  pending(collection: string | undefined, limit: number): Promise<PendingEntry[]>
   countPending(collection: string): Promise<number>
-  /** Replaces an object's n-grams and takes it off the queue. */
-  replaceGrams(
-    collection: string,
-    objectId: string,
-    grams: readonly { property: string; gram: Uint8Array }[],
-  ): Promise<void>
+  /**
+   * Replaces the n-grams of each object and takes it off the queue, unless it was queued again
+   * after `queuedAt` (a newer write must be indexed too).
+   */
+  replaceGrams(collection: string, objects: readonly ObjectGrams[]): Promise<void>
   deleteObjects(collection: string, objectIds: readonly string[]): Promise<void>
   deleteProperty(collection: string, property: string): Promise<void>
   deleteCollection(collection: string): Promise<void>

@@ -2,11 +2,19 @@
 import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
 import { createCollectionsService } from './collections/collections.ts'
-import { objectlessData } from './collections/data-port.ts'
 import { createEnvelope } from './crypto/envelope.ts'
+import { createExportKeys } from './crypto/export-key.ts'
 import { createKeyring } from './crypto/keyring.ts'
 import type { Kms } from './crypto/kms.ts'
 import { createIamService } from './iam/iam.ts'
+import { createObjectsData } from './objects/data-port.ts'
+import type { ObjectsSettings } from './objects/deps.ts'
+import { createGarbageCollector, createObjectsCollector } from './objects/gc.ts'
+import { createIndexing } from './objects/indexing.ts'
+import { createJobs } from './objects/jobs.ts'
+import { createObjectsService } from './objects/objects.ts'
+import { createSubstringIndexer } from './objects/substring-indexer.ts'
+import { tokenlessLookup } from './objects/token-lookup.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
 import { createSystemService } from './system/system.ts'
@@ -36,6 +44,17 @@ export type CoreSettings = Readonly<{
   confvarDefaults: Readonly<{ logLevel: string; traceSql: boolean }>
   typeLimits: TypeLimits
   isEncryptionEnabled: boolean
+  objects: ObjectsSettings
+  lifecycle: Readonly<{
+    /** SVC_DB_GC_RETENTION_PERIOD and SVC_DB_GC_BATCH_SIZE. */
+    gcRetentionMs: number
+    gcBatchSize: number
+    /** SVC_SERVICE_ARCHIVE_PRUNE_INTERVAL (0: off) and its timeout. */
+    pruneIntervalMs: number
+    pruneTimeoutMs: number
+    /** SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL. */
+    substringRefreshMs: number
+  }>
 }>
 
 export type ServicesDeps = Readonly<{
@@ -48,7 +67,73 @@ export type ServicesDeps = Readonly<{
   settings: CoreSettings
   auditSink: AuditSink | 'database' | 'none'
   applyConfvars: (values: ReadonlyMap<string, string>) => void
+  /** Background jobs report failures here (the composition root logs them). */
+  onJobError: (job: string, error: unknown) => void
 }>
+
+/** The data plane: objects, their indexes, export keys, garbage collection and background jobs. */
+function createDataServices(
+  deps: ServicesDeps,
+  core: Readonly<{
+    envelope: ReturnType<typeof createEnvelope>
+    iam: ReturnType<typeof createIamService>
+    audit: ReturnType<typeof createAuditService>
+    types: ReturnType<typeof createTypeRegistry>
+    collections: ReturnType<typeof createCollectionsService>
+    indexing: ReturnType<typeof createIndexing>
+  }>,
+) {
+  const { store, clock, settings } = deps
+  const { indexing } = core
+  const collectionOf = (name: string) => core.collections.getCached(name)
+  const exportKeys = createExportKeys({
+    meta: store.meta,
+    kms: deps.exportKms ?? deps.kms,
+    clock,
+    isMemory: store.isMemory,
+  })
+  const substring = createSubstringIndexer({
+    store,
+    envelope: core.envelope,
+    indexing,
+    collectionOf,
+  })
+  const objects = createObjectsService({
+    ...core,
+    store,
+    indexing,
+    tokens: tokenlessLookup,
+    exportKeys,
+    substring,
+    settings: settings.objects,
+  })
+  const { lifecycle } = settings
+  const gc = createGarbageCollector({
+    store,
+    clock,
+    collectors: [createObjectsCollector({ store, indexing, collectionOf })],
+    retentionMs: lifecycle.gcRetentionMs,
+    batchSize: lifecycle.gcBatchSize,
+  })
+  const jobs = createJobs(
+    { leases: store.leases, clock, workerId: settings.worker.id, onError: deps.onJobError },
+    [
+      {
+        name: 'substring_index',
+        intervalMs: lifecycle.substringRefreshMs,
+        leaseMs: 60_000,
+        run: substring.run,
+      },
+      {
+        name: 'archive_prune',
+        intervalMs: store.isMemory ? 0 : lifecycle.pruneIntervalMs,
+        leaseMs: lifecycle.pruneTimeoutMs,
+        run: gc.prune,
+      },
+    ],
+  )
+  return { objects, exportKeys, gc, jobs }
+}
 
 export function createServices(deps: ServicesDeps) {
   const { store, clock, settings } = deps
@@ -97,16 +182,17 @@ export function createServices(deps: ServicesDeps) {
     exportKms: deps.exportKms,
   })
   const types = createTypeRegistry({ limits: settings.typeLimits })
-  // The objects capability replaces `objectlessData` when it adds object storage.
+  const indexing = createIndexing(envelope)
   const collections = createCollectionsService({
     store,
     types,
     cache,
     audit,
-    data: objectlessData,
+    data: createObjectsData({ envelope, indexing }),
     isEncryptionEnabled: settings.isEncryptionEnabled,
   })
   cache.register('collections', collections.load)
+  const data = createDataServices(deps, { envelope, iam, audit, types, collections, indexing })
   return {
     clock,
     settings,
@@ -119,6 +205,7 @@ export function createServices(deps: ServicesDeps) {
     system,
     types,
     collections,
+    ...data,
   }
 }
 

@@ -21,7 +21,9 @@ import { parseQuery } from './query.ts'
 import { collectionsRoutes } from './routes/collections.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
 import { iamRoutes } from './routes/iam.ts'
+import { objectsRoutes } from './routes/objects.ts'
 import { systemRoutes } from './routes/system.ts'
+import { systemAdminRoutes } from './routes/system-admin.ts'
 import type { RoutesPlugin } from './routes/types.ts'
 
 export type ServerOptions = Readonly<{
@@ -49,6 +51,8 @@ const ROUTES: readonly RoutesPlugin[] = [
   iamRoutes,
   collectionsRoutes,
   dataTypesRoutes,
+  objectsRoutes,
+  systemAdminRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']

@@ -90,6 +90,11 @@ function openSqlite(file: string, options: OpenOptions): OpenDatabase {
   database.exec('PRAGMA synchronous = NORMAL')
   database.exec('PRAGMA foreign_keys = ON')
   database.exec('PRAGMA busy_timeout = 5000')
+  // Index inserts land on random pages (blind-index digests, UUIDs): a 64 MiB page cache and a
+  // checkpoint every 10,000 WAL pages (instead of 1,000) raised raw inserts of object rows from
+  // ~8,600 to ~12,600 objects/s on the 2-core target (bench/README.md).
+  database.exec('PRAGMA cache_size = -65536')
+  database.exec('PRAGMA wal_autocheckpoint = 10000')
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: sqliteAdapter(database) }),
     log: kyselyLog(options),

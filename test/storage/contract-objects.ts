@@ -177,16 +177,16 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
     it('finds objects holding every n-gram of a pattern', async () => {
       await store.substring.enqueue('people', ['a1', 'a2'], T0)
       expect(await store.substring.countPending('people')).toBe(2)
-      await store.substring.replaceGrams(
-        'people',
-        'a1',
-        [1, 2, 3].map((n) => ({ property: 'name', gram: digest(n) })),
-      )
-      await store.substring.replaceGrams(
-        'people',
-        'a2',
-        [2, 3, 4].map((n) => ({ property: 'name', gram: digest(n) })),
-      )
+      const queued = await store.substring.pending('people', 10)
+      expect(queued).toEqual([
+        { collection: 'people', objectId: expect.any(String), queuedAt: T0 },
+        { collection: 'people', objectId: expect.any(String), queuedAt: T0 },
+      ])
+      const name = (ns: number[]) => ns.map((n) => ({ property: 'name', gram: digest(n) }))
+      await store.substring.replaceGrams('people', [
+        { objectId: 'a1', queuedAt: T0, grams: name([1, 2, 3]) },
+        { objectId: 'a2', queuedAt: T0, grams: name([2, 3, 4]) },
+      ])
       expect(await store.substring.countPending('people')).toBe(0)
       const grams = (ns: number[]) => [
         { kind: 'grams' as const, property: 'name', grams: ns.map(digest) },
@@ -197,7 +197,9 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       expect(
         (await store.objects.search(active, grams([1, 2]), undefined, 10)).map((o) => o.id),
       ).toEqual(['a1'])
-      await store.substring.replaceGrams('people', 'a1', [{ property: 'name', gram: digest(7) }])
+      await store.substring.replaceGrams('people', [
+        { objectId: 'a1', queuedAt: T0, grams: name([7]) },
+      ])
       expect(
         (await store.objects.search(active, grams([1, 2]), undefined, 10)).map((o) => o.id),
       ).toEqual([])
@@ -205,6 +207,23 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       expect(
         (await store.objects.search(active, grams([2]), undefined, 10)).map((o) => o.id),
       ).toEqual([])
+    })
+
+    it('keeps an object queued when it was queued again after its grams were computed', async () => {
+      await store.substring.enqueue('people', ['a4'], T0)
+      await store.substring.enqueue('people', ['a4'], T0 + 5)
+      expect(await store.substring.pending(undefined, 10)).toEqual([
+        { collection: 'people', objectId: 'a4', queuedAt: T0 + 5 },
+      ])
+      await store.substring.replaceGrams('people', [{ objectId: 'a4', queuedAt: T0, grams: [] }])
+      expect(await store.substring.countPending('people')).toBe(1)
+      await store.substring.replaceGrams('people', [
+        { objectId: 'a4', queuedAt: T0 + 5, grams: [] },
+      ])
+      expect(await store.substring.countPending('people')).toBe(0)
+      await store.substring.enqueue('people', ['a4'], T0)
+      await store.substring.deleteCollection('people')
+      expect(await store.substring.countPending('people')).toBe(0)
     })
 
     it('pages large index matches in creation order through the database', async () => {
@@ -290,6 +309,76 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       expect(await store.objects.hasAny('other')).toBe(true)
       await store.objects.deleteCollection('other')
       expect(await store.objects.hasAny('other')).toBe(false)
+    })
+
+    it('matches built-in columns, null as no value', async () => {
+      const byTenant = await store.objects.search(
+        active,
+        [{ kind: 'column', column: 'tenant_id', values: ['t2', null] }],
+        undefined,
+        10,
+      )
+      expect(byTenant.map((o) => o.id)).toEqual(['a2', 'a4'])
+      const both = await store.objects.search(
+        active,
+        [
+          { kind: 'column', column: 'tenant_id', values: ['t1', 't2'] },
+          { kind: 'digests', property: 'email', digests: [digest(1)] },
+        ],
+        undefined,
+        10,
+      )
+      expect(both.map((o) => o.id)).toEqual(['a1'])
+    })
+
+    it('counts only the given tenants', async () => {
+      expect(await store.objects.count('people', T0 + 50, ['t1'])).toEqual({
+        active: 1,
+        archived: 0,
+      })
+      expect(await store.objects.count('people', T0 + 50, [])).toEqual({ active: 0, archived: 0 })
+    })
+
+    it('drops claims or every entry of a property, and whole collections', async () => {
+      await store.searchIndex.insertIndex([entry('code', 1, 'z1'), entry('code', 2, 'z2')])
+      expect(await store.searchIndex.claimUnique([entry('code', 1, 'z1')])).toEqual([])
+      await store.searchIndex.deleteClaims('people', 'code')
+      expect(await store.searchIndex.claimUnique([entry('code', 1, 'z9')])).toEqual([])
+      const byCode = [{ kind: 'digests' as const, property: 'code', digests: [digest(1)] }]
+      await store.objects.insert([object('z1', { createdAt: T0 + 20 })])
+      expect((await store.objects.search(active, byCode, undefined, 10)).map((o) => o.id)).toEqual([
+        'z1',
+      ])
+      await store.searchIndex.deleteProperty('people', 'code')
+      expect(await store.objects.search(active, byCode, undefined, 10)).toEqual([])
+      expect(await store.searchIndex.claimUnique([entry('code', 1, 'z2')])).toEqual([])
+      await store.substring.replaceGrams('people', [
+        { objectId: 'z1', queuedAt: T0, grams: [{ property: 'nick', gram: digest(4) }] },
+      ])
+      const byGram = [{ kind: 'grams' as const, property: 'nick', grams: [digest(4)] }]
+      expect(await store.objects.search(active, byGram, undefined, 10)).toHaveLength(1)
+      await store.substring.deleteProperty('people', 'nick')
+      expect(await store.objects.search(active, byGram, undefined, 10)).toEqual([])
+      await store.searchIndex.insertIndex([{ ...entry('code', 3, 'q1'), collection: 'gone' }])
+      await store.searchIndex.deleteCollection('gone')
+      await store.objects.delete('people', ['z1'])
+    })
+
+    it('removes a property from every row of a collection', async () => {
+      await store.objects.insert([
+        object('r1', {
+          createdAt: T0 + 30,
+          fields: '{"keep":1,"drop":"x"}',
+          sealed: '{"drop":"c2VhbGVk","other":"b3RoZXI="}',
+          digests: '{"drop":"ZGln"}',
+        }),
+      ])
+      await store.objects.removeProperty('people', 'drop')
+      const [row] = await store.objects.get('people', ['r1'])
+      expect(JSON.parse(row?.fields ?? '')).toEqual({ keep: 1 })
+      expect(JSON.parse(row?.sealed ?? '')).toEqual({ other: 'b3RoZXI=' })
+      expect(JSON.parse(row?.digests ?? '')).toEqual({})
+      await store.objects.delete('people', ['r1'])
     })
   })
 }

@@ -135,8 +135,12 @@ export const OPERATIONS = {
 
 export type Operation = keyof typeof OPERATIONS
 
-/** Data-plane operations: they take an access reason and count as data access for Admin. */
+/**
+ * Data-plane operations: they take an access reason and use the metadata cache. Garbage
+ * collection takes a reason too (README "Shared query parameters").
+ */
 export const DATA_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
+  'garbage_collection',
   'add_object',
   'add_objects',
   'get_object',

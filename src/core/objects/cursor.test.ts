@@ -7,9 +7,10 @@ describe('cursors', () => {
   const query = queryFingerprint({ collection: 'people', props: ['name'] })
 
   it('round-trip a position for the same query', () => {
-    const cursor = encodeCursor({ createdAt: 1_700_000_000_000_123, id: 'a-b' }, query)
+    const id = '8d0f1c1e-8b6c-4ec3-a7f4-3b1ad8a0ad4e'
+    const cursor = encodeCursor({ createdAt: 1_700_000_000_000_123, id }, query)
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/)
-    expect(decodeCursor(cursor, query)).toEqual({ createdAt: 1_700_000_000_000_123, id: 'a-b' })
+    expect(decodeCursor(cursor, query)).toEqual({ createdAt: 1_700_000_000_000_123, id })
   })
 
   it('refuse a cursor of another query, malformed input and wrong field types with 400 ERR1012', () => {
@@ -20,6 +21,8 @@ describe('cursors', () => {
       () => decodeCursor('not a cursor!', query),
       () => decodeCursor(Buffer.from('{"t":"1","i":"x","q":"q"}').toString('base64url'), query),
       () => decodeCursor(Buffer.from('null').toString('base64url'), query),
+      // A forged cursor naming something that is not an object id (e.g. with a NUL character).
+      () => decodeCursor(encodeCursor({ createdAt: 1, id: 'x\u0000' }, query), query),
     ]) {
       expect(bad).toThrow(VaultError)
       try {

@@ -36,6 +36,7 @@ export function decodeCursor(cursor: string, fingerprint: string): PagePosition 
     typeof t !== 'number' ||
     !Number.isSafeInteger(t) ||
     typeof i !== 'string' ||
+    !/^[0-9a-f-]{36}$/.test(i) ||
     typeof q !== 'string'
   ) {
     throw invalidCursor('The cursor is malformed.')

@@ -34,6 +34,8 @@ describe('like patterns', () => {
     ['john smith', 'john smithe', false],
     ['*a.b*c+d*', 'xaxbxc+d', false],
     ['*a.b*c+dd*', 'xa.bzc+dd', true],
+    ['*person 2-99*', 'Person 2-995', true],
+    ['*a/b(c)[d]{e}|f^g$h\\i*', 'a/b(c)[d]{e}|f^g$h\\i', true],
   ])('%s against %s → %s', (pattern, value, expected) => {
     expect(like(pattern).matches(value)).toBe(expected)
   })

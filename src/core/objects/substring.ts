@@ -27,7 +27,7 @@ export type LikeParse =
 
 function globRegExp(chars: readonly string[]): RegExp {
   const source = chars
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('')
   return new RegExp(`^${source}$`, 'su')
 }

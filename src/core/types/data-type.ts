@@ -24,7 +24,8 @@ export function invalid(reason: string): Check {
 /** The JSON type a value must have on the wire. `json` is any JSON value. */
 export type JsonValueType = 'string' | 'integer' | 'number' | 'boolean' | 'json'
 
-export type TransformContext = Readonly<{ now: Micros }>
+/** `param` is the request's X-Trans-Param header (custom transformers read it; built-ins ignore it). */
+export type TransformContext = Readonly<{ now: Micros; param?: string }>
 
 /**
  * `value` transformers are pure functions of the stored (normalized) value. `token` needs the

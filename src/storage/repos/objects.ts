@@ -7,6 +7,7 @@ import {
   sql,
 } from 'kysely'
 import type {
+  BuiltinColumn,
   ObjectFilter,
   ObjectRecord,
   ObjectsRepo,
@@ -91,6 +92,21 @@ function after(position: PagePosition) {
     ])
 }
 
+/** Equality on a built-in column; `null` matches rows without a value. */
+function columnCondition(
+  eb: ExpressionBuilder<Tables, 'objects'>,
+  column: BuiltinColumn,
+  values: readonly (string | null)[],
+) {
+  const present = values.filter((v): v is string => v !== null)
+  const alternatives = present.length > 0 ? [eb(`objects.${column}`, 'in', present)] : []
+  if (present.length < values.length) alternatives.push(eb(`objects.${column}`, 'is', null))
+  return eb.or(alternatives)
+}
+
+/** The JSON columns a property's value, sealed value and digest live in. */
+const VALUE_COLUMNS = ['fields', 'sealed', 'digests'] as const
+
 export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): ObjectsRepo {
   /** Equality on a plain value inside the JSON text, per dialect. */
   function plainCondition(
@@ -122,6 +138,8 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
         q = q.where('objects.id', 'in', condition.ids.length > 0 ? [...condition.ids] : [''])
       else if (condition.kind === 'plain')
         q = q.where((eb) => plainCondition(eb, condition.property, condition.values))
+      else if (condition.kind === 'column')
+        q = q.where((eb) => columnCondition(eb, condition.column, condition.values))
       else if (condition.kind === 'digests')
         q = q.where(
           'objects.id',
@@ -191,7 +209,7 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     collection: string,
     conditions: readonly SearchCondition[],
   ): Promise<SearchCondition[]> {
-    const indexed = conditions.filter((c) => c.kind !== 'plain')
+    const indexed = conditions.filter((c) => c.kind !== 'plain' && c.kind !== 'column')
     if (indexed.length === 0 || (indexed.length === 1 && indexed[0]?.kind === 'ids'))
       return [...conditions]
     let ids: Set<string> | undefined
@@ -202,7 +220,8 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     }
     // Large sets keep their subquery form: a literal list could pass the parameter limits.
     if ((ids?.size ?? 0) > IN_MEMORY_IDS) return [...conditions]
-    return [{ kind: 'ids', ids: [...(ids ?? [])] }, ...conditions.filter((c) => c.kind === 'plain')]
+    const scanned = conditions.filter((c) => c.kind === 'plain' || c.kind === 'column')
+    return [{ kind: 'ids', ids: [...(ids ?? [])] }, ...scanned]
   }
 
   function base(
@@ -301,15 +320,17 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
         .executeTakeFirst()
       return Number(row?.n ?? 0)
     },
-    async count(collection, now) {
-      const row = await db
+    async count(collection, now, tenantIds) {
+      let query = db
         .selectFrom('objects')
         .select((eb) => [
           eb.fn.countAll<number>().as('total'),
           eb.fn.count<number>(eb.case().when('expires_at', '<=', now).then(1).end()).as('archived'),
         ])
         .where('collection', '=', collection)
-        .executeTakeFirst()
+      if (tenantIds !== undefined)
+        query = query.where('tenant_id', 'in', tenantIds.length > 0 ? [...tenantIds] : [''])
+      const row = await query.executeTakeFirst()
       const total = Number(row?.total ?? 0)
       const archived = Number(row?.archived ?? 0)
       return { active: total - archived, archived }
@@ -362,6 +383,17 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
         .limit(1)
         .executeTakeFirst()
       return row !== undefined
+    },
+    async removeProperty(collection, property) {
+      const removed = (column: (typeof VALUE_COLUMNS)[number]) =>
+        dialect === 'sqlite'
+          ? sql<string>`json_remove(${sql.ref(column)}, ${`$."${property}"`})`
+          : sql<string>`(${sql.ref(column)}::jsonb - ${property})::text`
+      await db
+        .updateTable('objects')
+        .set({ fields: removed('fields'), sealed: removed('sealed'), digests: removed('digests') })
+        .where('collection', '=', collection)
+        .execute()
     },
     async deleteCollection(collection) {
       await db.deleteFrom('objects').where('collection', '=', collection).execute()

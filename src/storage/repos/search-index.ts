@@ -1,6 +1,11 @@
 // src/storage/repos/search-index.ts: blind-index entries, uniqueness claims and substring n-grams
 import type { ExpressionBuilder, Kysely } from 'kysely'
-import type { IndexEntry, SearchIndexRepo, SubstringRepo } from '../../core/objects-store.ts'
+import type {
+  IndexEntry,
+  ObjectGrams,
+  SearchIndexRepo,
+  SubstringRepo,
+} from '../../core/objects-store.ts'
 import type { Tables } from '../schema.ts'
 
 const CHUNK = 500
@@ -102,6 +107,13 @@ export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
           .execute()
       }
     },
+    async deleteClaims(collection, property) {
+      await db
+        .deleteFrom('object_unique')
+        .where('collection', '=', collection)
+        .where('property', '=', property)
+        .execute()
+    },
     async deleteProperty(collection, property) {
       await db
         .deleteFrom('object_index')
@@ -122,26 +134,45 @@ export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
 }
 
 export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
+  async function dequeue(collection: string, objects: readonly ObjectGrams[]): Promise<void> {
+    for (const chunk of chunks(objects, 100)) {
+      await db
+        .deleteFrom('substring_pending')
+        .where('collection', '=', collection)
+        .where((eb) =>
+          eb.or(
+            chunk.map((o) =>
+              eb.and([eb('object_id', '=', o.objectId), eb('queued_at', '<=', o.queuedAt)]),
+            ),
+          ),
+        )
+        .execute()
+    }
+  }
+
   return {
     async enqueue(collection, objectIds, now) {
       for (const chunk of chunks(objectIds)) {
         await db
           .insertInto('substring_pending')
           .values(chunk.map((objectId) => ({ collection, object_id: objectId, queued_at: now })))
-          .onConflict((oc) => oc.doNothing())
+          .onConflict((oc) =>
+            oc.columns(['collection', 'object_id']).doUpdateSet({ queued_at: now }),
+          )
           .execute()
       }
     },
     async pending(collection, limit) {
       let query = db
         .selectFrom('substring_pending')
-        .select(['collection', 'object_id'])
+        .select(['collection', 'object_id', 'queued_at'])
         .orderBy('queued_at')
         .limit(limit)
       if (collection !== undefined) query = query.where('collection', '=', collection)
       return (await query.execute()).map((row) => ({
         collection: row.collection,
         objectId: row.object_id,
+        queuedAt: row.queued_at,
       }))
     },
     async countPending(collection) {
@@ -152,18 +183,26 @@ export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
         .executeTakeFirst()
       return Number(row?.n ?? 0)
     },
-    async replaceGrams(collection, objectId, grams) {
-      await db
-        .deleteFrom('object_ngrams')
-        .where('collection', '=', collection)
-        .where('object_id', '=', objectId)
-        .execute()
-      const rows = grams.map((g) => ({
-        collection,
-        property: g.property,
-        gram: g.gram,
-        object_id: objectId,
-      }))
+    async replaceGrams(collection, objects) {
+      for (const chunk of chunks(objects)) {
+        await db
+          .deleteFrom('object_ngrams')
+          .where('collection', '=', collection)
+          .where(
+            'object_id',
+            'in',
+            chunk.map((o) => o.objectId),
+          )
+          .execute()
+      }
+      const rows = objects.flatMap((o) =>
+        o.grams.map((g) => ({
+          collection,
+          property: g.property,
+          gram: g.gram,
+          object_id: o.objectId,
+        })),
+      )
       for (const chunk of chunks(rows)) {
         await db
           .insertInto('object_ngrams')
@@ -171,11 +210,7 @@ export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
           .onConflict((oc) => oc.doNothing())
           .execute()
       }
-      await db
-        .deleteFrom('substring_pending')
-        .where('collection', '=', collection)
-        .where('object_id', '=', objectId)
-        .execute()
+      await dequeue(collection, objects)
     },
     async deleteObjects(collection, objectIds) {
       for (const chunk of chunks(objectIds)) {

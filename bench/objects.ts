@@ -1,0 +1,193 @@
+// bench/objects.ts: objects benchmarks over HTTP against a node in its own process (see bench/README.md)
+import { parseArgs } from 'node:util'
+import { batchOf, COLLECTION, LAST, ssnOf } from './data.ts'
+import { type Latency, measure } from './latency.ts'
+import { rawPostgresRate, rawSqliteRate } from './raw.ts'
+import { type BenchServer, type Engine, startBenchServer } from './server.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'both' },
+    scenario: { type: 'string', default: 'all' },
+    'bulk-objects': { type: 'string', default: '50000' },
+    'exact-objects': { type: 'string', default: '1000000' },
+    'substring-objects': { type: 'string', default: '100000' },
+    requests: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '1' },
+  },
+})
+
+const BATCH = 1000
+const REASON = 'reason=AppFunctionality'
+const HEADERS = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
+
+function call(server: BenchServer, method: string, path: string, body?: string): Promise<Response> {
+  return fetch(`${server.baseUrl}/api/pvlt/1.0${path}`, { method, headers: HEADERS, body })
+}
+
+async function expectOk(res: Response): Promise<string> {
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${res.status} ${text.slice(0, 300)}`)
+  return text
+}
+
+/** Adds objects `first`… `first + count - 1` in bulk calls of 1000 (`concurrency` at a time); returns objects/s. */
+async function load(
+  server: BenchServer,
+  count: number,
+  concurrency: number,
+  first = 0,
+): Promise<number> {
+  let next = first
+  const end = first + count
+  let busyMs = 0
+  const started = performance.now()
+  async function worker() {
+    while (next < end) {
+      const start = next
+      next += BATCH
+      const body = JSON.stringify(batchOf(start, Math.min(BATCH, end - start)))
+      const res = await call(
+        server,
+        'POST',
+        `/data/collections/people/bulk/objects?${REASON}`,
+        body,
+      )
+      const result = JSON.parse(await expectOk(res))
+      if (!result.ok)
+        throw new Error(
+          `bulk add failed: ${JSON.stringify(result.results.find((r: { ok: boolean }) => !r.ok))}`,
+        )
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  busyMs = performance.now() - started
+  return count / (busyMs / 1000)
+}
+
+async function prepare(engine: Engine, env: Record<string, string> = {}): Promise<BenchServer> {
+  const server = await startBenchServer(engine, env)
+  await expectOk(await call(server, 'POST', '/ctl/collections', JSON.stringify(COLLECTION)))
+  return server
+}
+
+async function bulkScenario(engine: Engine, count: number, concurrency: number) {
+  // The n-gram index is built later (deferred); the substring scenario measures that part.
+  const server = await prepare(engine, { SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '1h' })
+  try {
+    await load(server, 5000, 1, count) // warm-up: JIT, statement caches, keys
+    const vault = await load(server, count, concurrency)
+    const raw =
+      engine === 'sqlite'
+        ? await rawSqliteRate(server.database, count + 5000)
+        : await rawPostgresRate(server.pgUrl, count + 5000)
+    return { vault: Math.round(vault), raw: Math.round(raw) }
+  } finally {
+    await server.stop()
+  }
+}
+
+async function exactScenario(engine: Engine, count: number, requests: number, concurrency: number) {
+  const server = await prepare(engine)
+  try {
+    const loadRate = await load(server, count, concurrency)
+    const latency = await measure(requests, (i) => {
+      const target = (i * 7919) % count
+      const body = JSON.stringify({ match: { ssn: ssnOf(target) } })
+      return call(
+        server,
+        'POST',
+        `/data/collections/people/query/objects?${REASON}&props=name,email`,
+        body,
+      )
+    })
+    return { loadRate: Math.round(loadRate), latency }
+  } finally {
+    await server.stop()
+  }
+}
+
+/** Like searches index the queue inline and answer 503 until it is empty: retry until 200. */
+async function waitForSubstringIndex(server: BenchServer): Promise<number> {
+  const started = performance.now()
+  const body = JSON.stringify({ like: { name: '*smith*' } })
+  for (;;) {
+    const res = await call(
+      server,
+      'POST',
+      `/data/collections/people/query/objects?${REASON}&props=name`,
+      body,
+    )
+    await res.text()
+    if (res.status === 200) return (performance.now() - started) / 1000
+    if (res.status !== 503) throw new Error(`substring index: ${res.status}`)
+  }
+}
+
+async function substringScenario(
+  engine: Engine,
+  count: number,
+  requests: number,
+  concurrency: number,
+) {
+  const server = await prepare(engine, { SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '1h' })
+  try {
+    const loadRate = await load(server, count, concurrency)
+    const indexSeconds = await waitForSubstringIndex(server)
+    const latency = await measure(requests, (i) => {
+      const last = LAST[(i * 13) % LAST.length] ?? 'Smith'
+      const body = JSON.stringify({ like: { name: `*${last.toLowerCase()}*` } })
+      return call(
+        server,
+        'POST',
+        `/data/collections/people/query/objects?${REASON}&props=name`,
+        body,
+      )
+    })
+    return {
+      loadRate: Math.round(loadRate),
+      indexSeconds: Math.round(indexSeconds * 10) / 10,
+      latency,
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+const show = (l: Latency) =>
+  `p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms (${l.count} requests)`
+
+async function main() {
+  const engines: Engine[] =
+    args.engine === 'both' ? ['sqlite', 'postgres'] : [args.engine as Engine]
+  const scenarios = args.scenario === 'all' ? ['bulk', 'exact', 'substring'] : [args.scenario ?? '']
+  const requests = Number(args.requests)
+  const concurrency = Number(args.concurrency)
+  for (const engine of engines) {
+    if (scenarios.includes('bulk')) {
+      const r = await bulkScenario(engine, Number(args['bulk-objects']), concurrency)
+      console.log(
+        `[${engine}] bulk add: ${r.vault} objects/s (raw ${engine} inserts of the same rows: ${r.raw} objects/s)`,
+      )
+    }
+    if (scenarios.includes('exact')) {
+      const r = await exactScenario(engine, Number(args['exact-objects']), requests, concurrency)
+      console.log(
+        `[${engine}] exact match over ${args['exact-objects']} objects: ${show(r.latency)}; loaded at ${r.loadRate} objects/s`,
+      )
+    }
+    if (scenarios.includes('substring')) {
+      const r = await substringScenario(
+        engine,
+        Number(args['substring-objects']),
+        requests,
+        concurrency,
+      )
+      console.log(
+        `[${engine}] substring over ${args['substring-objects']} objects: ${show(r.latency)}; loaded at ${r.loadRate} objects/s, n-grams built in ${r.indexSeconds} s`,
+      )
+    }
+  }
+}
+
+await main()

@@ -1,0 +1,100 @@
+// bench/server.ts: runs a Strongroom node in a child process (its own core), as `strongroom serve` would
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+
+export type Engine = 'sqlite' | 'postgres'
+
+export type BenchServer = {
+  readonly baseUrl: string
+  readonly engine: Engine
+  /** SQLite: the database file; PostgreSQL: the database name. */
+  readonly database: string
+  readonly pgUrl: string
+  stop(): Promise<void>
+}
+
+const ROOT = new URL('..', import.meta.url).pathname
+export const PG_URL =
+  process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+export async function pgAdmin(sql: string, url = PG_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+function pgEnv(database: string): Record<string, string> {
+  const url = new URL(PG_URL)
+  return {
+    SVC_BACKING_STORE: 'postgres',
+    SVC_DB_HOSTNAME: url.hostname,
+    SVC_DB_PORT: url.port || '5432',
+    SVC_DB_NAME: database,
+    SVC_DB_USER: decodeURIComponent(url.username || 'postgres'),
+    SVC_DB_PASSWORD: decodeURIComponent(url.password),
+  }
+}
+
+function waitForListening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on (\S+)/.exec(output)
+      if (match?.[1]) resolve(match[1])
+    })
+    child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk))
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)))
+  })
+}
+
+/** Starts a node on a fresh SQLite file or a fresh PostgreSQL database; `env` adds SVC_* settings. */
+export async function startBenchServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'strongroom-bench-'))
+  const database =
+    engine === 'sqlite' ? join(dataDir, 'strongroom.db') : `strongroom_bench_${Date.now()}`
+  if (engine === 'postgres') await pgAdmin(`CREATE DATABASE ${database}`)
+  // BENCH_PROFILE=<dir> writes a CPU profile of the node (node --cpu-prof) when it stops.
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : []
+  const child = spawn(process.execPath, [...profile, 'src/cli/main.ts', 'serve', '--dev'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      SVC_DATA_DIR: dataDir,
+      SVC_CONFIG_DIR: join(dataDir, 'conf'),
+      SVC_BACKING_STORE: 'sqlite',
+      SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
+      SVC_LOG_LEVEL: 'error',
+      SVC_LOG_AUDIT_SINK: 'database',
+      ...(engine === 'postgres' ? pgEnv(database) : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const baseUrl = await waitForListening(child)
+  return {
+    baseUrl,
+    engine,
+    database,
+    pgUrl: PG_URL.replace(/\/[^/]*$/, `/${database}`),
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+      if (engine === 'postgres') await pgAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}

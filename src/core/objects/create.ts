@@ -1,0 +1,212 @@
+// src/core/objects/create.ts: add objects (one or a batch): validate all, seal in one call, write in one transaction
+import { randomUUID } from 'node:crypto'
+import type { StoredCollection } from '../collections/collection.ts'
+import type { RequestContext } from '../context.ts'
+import type { IndexEntry, ObjectRecord } from '../objects-store.ts'
+import type { Repos } from '../store.ts'
+import type { Micros } from '../time.ts'
+import { auditObjects, auditTouched, propertyChecks } from './access.ts'
+import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
+import type { ObjectsDeps } from './deps.ts'
+import { duplicateId, uniqueValueUsed } from './errors.ts'
+import { parseExpiration } from './expiration.ts'
+import { isSubstringIndexed } from './indexing.ts'
+import { defaultExpirySecs, earliest } from './lifecycle.ts'
+import { loadOwners, type Ownership, ownerRefOf, resolveOwnership } from './ownership.ts'
+import { digestsOf, isActive, serializeValues } from './records.ts'
+import { claimUnique } from './uniqueness.ts'
+import { type ObjectInput, readObjectBody } from './values.ts'
+import { commit, decodeBodies, sealChanges, type WriteOptions } from './writing.ts'
+
+type Fields = Record<string, unknown>
+
+type Draft = Readonly<{ index: number; id: string; input: ObjectInput; ownership: Ownership }>
+
+type Prepared = Readonly<{
+  index: number
+  record: ObjectRecord
+  entries: IndexEntry[]
+  claims: IndexEntry[]
+  isQueued: boolean
+}>
+
+const slot = (e: IndexEntry) => `${e.property}\u0000${Buffer.from(e.digest).toString('base64')}`
+
+export function createAddition(deps: ObjectsDeps) {
+  const collectionOf = (name: string) => deps.collections.getCached(name)
+
+  function expiryOf(
+    collection: StoredCollection,
+    draft: Draft,
+    options: WriteOptions,
+    now: Micros,
+  ) {
+    const imported = options.isImport ? draft.input.builtins.expiresAt : undefined
+    if (imported !== undefined)
+      return earliest(imported ?? undefined, draft.ownership.ownerExpiresAt)
+    const isOwned = draft.ownership.ownerId !== undefined
+    const defaultSecs = defaultExpirySecs(deps.settings.expiration, collection, isOwned)
+    const change = parseExpiration(options.expirationSecs, { defaultSecs, isUpdate: false }, now)
+    const own = change.kind === 'at' ? change.at : undefined
+    return earliest(own, draft.ownership.ownerExpiresAt)
+  }
+
+  /** Ids (given or new), owners and tenants of the items that passed validation. */
+  async function draft(
+    ctx: RequestContext,
+    collection: StoredCollection,
+    inputs: readonly (ObjectInput | undefined)[],
+    errors: ItemErrors,
+  ): Promise<Draft[]> {
+    const seen = new Set<string>()
+    const refs = inputs.map((input, i) =>
+      input === undefined
+        ? undefined
+        : attempt(errors, i, () => ownerRefOf(collection, input.builtins)),
+    )
+    const owners = await loadOwners(
+      deps.store,
+      refs.flatMap((r) => (r ? [r] : [])),
+      collectionOf,
+      ctx.now,
+    )
+    return inputs.flatMap((input, index) => {
+      if (input === undefined || errors.has(index)) return []
+      const id = input.id ?? randomUUID()
+      if (seen.has(id)) errors.set(index, duplicateId(id))
+      seen.add(id)
+      const ref = refs[index]
+      const ownership = attempt(errors, index, () =>
+        resolveOwnership(ctx, { ref, builtins: input.builtins }, owners),
+      )
+      return ownership === undefined || errors.has(index) ? [] : [{ index, id, input, ownership }]
+    })
+  }
+
+  function recordOf(
+    collection: StoredCollection,
+    item: { draft: Draft; expiresAt: Micros | undefined; now: Micros },
+    values: { plain: Fields; sealed: Record<string, string>; digests: Record<string, string> },
+  ): ObjectRecord {
+    const { draft, now } = item
+    const createdAt = draft.input.builtins.createdAt ?? now
+    return {
+      collection: collection.name,
+      id: draft.id,
+      tenantId: draft.ownership.tenantId,
+      ownerId: draft.ownership.ownerId,
+      ownerCollection: draft.ownership.ownerCollection,
+      createdAt,
+      modifiedAt: draft.input.builtins.modifiedAt ?? createdAt,
+      expiresAt: item.expiresAt,
+      version: 1,
+      ...serializeValues({ fields: values.plain, sealed: values.sealed, digests: values.digests }),
+    }
+  }
+
+  function prepare(
+    ctx: RequestContext,
+    collection: StoredCollection,
+    drafts: readonly Draft[],
+    options: WriteOptions,
+  ): Prepared[] {
+    const written = sealChanges(
+      deps,
+      collection,
+      drafts.map((d) => ({ id: d.id, values: d.input.values })),
+    )
+    const substring = collection.properties.filter(isSubstringIndexed).map((p) => p.name)
+    return drafts.map((draft, i) => {
+      const expiresAt = expiryOf(collection, draft, options, ctx.now)
+      const digests = digestsOf(deps.indexing, collection, draft.input.values)
+      const values = { plain: written[i]?.plain ?? {}, sealed: written[i]?.sealed ?? {}, digests }
+      const record = recordOf(collection, { draft, expiresAt, now: ctx.now }, values)
+      const active = isActive(record, ctx.now)
+      return {
+        index: draft.index,
+        record,
+        entries: deps.indexing.entriesOf(collection.name, draft.id, digests),
+        claims: active ? deps.indexing.claimsOf(collection, draft.id, digests) : [],
+        isQueued: substring.some((name) => (draft.input.values[name] ?? null) !== null),
+      }
+    })
+  }
+
+  /** Two items of one batch with the same unique value: the later one fails (seed 4.8). */
+  function checkBatchUniques(
+    collection: StoredCollection,
+    prepared: readonly Prepared[],
+    errors: ItemErrors,
+  ) {
+    const seen = new Set<string>()
+    for (const item of prepared) {
+      for (const claim of item.claims) {
+        if (seen.has(slot(claim)))
+          errors.set(item.index, uniqueValueUsed(collection.name, claim.property))
+        seen.add(slot(claim))
+      }
+    }
+  }
+
+  /** Inserts rows, entries, claims and queue entries; taken ids and unique values fail their item. */
+  async function persist(
+    tx: Repos,
+    ctx: RequestContext,
+    collection: StoredCollection,
+    prepared: readonly Prepared[],
+  ) {
+    const errors: ItemErrors = new Map()
+    const taken = await tx.objects.insert(prepared.map((p) => p.record))
+    for (const p of prepared)
+      if (taken.has(p.record.id)) errors.set(p.index, duplicateId(p.record.id))
+    const stored = prepared.filter((p) => !taken.has(p.record.id))
+    await tx.searchIndex.insertIndex(stored.flatMap((p) => p.entries))
+    const indexOf = new Map(stored.map((p) => [p.record.id, p.index]))
+    const conflicts = await claimUnique(
+      tx,
+      stored.flatMap((p) => p.claims),
+      ctx.now,
+    )
+    for (const conflict of conflicts) {
+      const error = uniqueValueUsed(collection.name, conflict.property)
+      errors.set(indexOf.get(conflict.objectId) ?? 0, error)
+    }
+    const queued = stored.filter((p) => p.isQueued).map((p) => p.record.id)
+    if (queued.length > 0 && errors.size === 0)
+      await tx.substring.enqueue(collection.name, queued, ctx.now)
+    return errors
+  }
+
+  /** Adds a batch atomically: every item is stored, or none is and the results say why (§3.2). */
+  async function addMany(
+    ctx: RequestContext,
+    collectionName: string,
+    bodies: readonly Fields[],
+    options: WriteOptions,
+  ): Promise<BulkResult> {
+    checkBatchSize(bodies.length, deps.settings.maxPageSize)
+    const collection = deps.collections.getCachedOrThrow(collectionName)
+    const names = [...new Set(bodies.flatMap((body) => Object.keys(body)))]
+    auditTouched(ctx, collection, names)
+    deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write'))
+    parseExpiration(options.expirationSecs, { defaultSecs: undefined, isUpdate: false }, ctx.now)
+    const decoded = await decodeBodies(deps, bodies, options)
+    const errors: ItemErrors = new Map()
+    const rules = { types: deps.types, isImport: options.isImport, isCreate: true }
+    const inputs = decoded.map((body, i) =>
+      attempt(errors, i, () => readObjectBody(collection, body, rules)),
+    )
+    const drafts = await draft(ctx, collection, inputs, errors)
+    const prepared = prepare(ctx, collection, drafts, options)
+    checkBatchUniques(collection, prepared, errors)
+    const drafted = new Map(drafts.map((d) => [d.index, d.id]))
+    const ids = inputs.map((input, i) => drafted.get(i) ?? input?.id)
+    auditObjects(
+      ctx,
+      prepared.map((p) => p.record.id),
+    )
+    return commit(deps, ctx, { ids, errors }, (tx) => persist(tx, ctx, collection, prepared))
+  }
+
+  return { addMany }
+}

@@ -1,0 +1,56 @@
+// src/core/objects/objects.ts: the objects service: add, get, list, search, update, delete and count objects
+import type { RequestContext } from '../context.ts'
+import type { BulkResult } from './bulk.ts'
+import { throwFirstError } from './bulk.ts'
+import { createAddition } from './create.ts'
+import type { ObjectsDeps } from './deps.ts'
+import { invalidRequest } from './errors.ts'
+import { readObjectId } from './ids.ts'
+import { createReading } from './reading.ts'
+import { createRemoval, type DeleteOptions } from './remove.ts'
+import { createUpdating, type UpdateOptions } from './update.ts'
+import type { WriteOptions } from './writing.ts'
+
+type Fields = Record<string, unknown>
+
+export function createObjectsService(deps: ObjectsDeps) {
+  const { addMany } = createAddition(deps)
+  const { updateMany } = createUpdating(deps)
+  const { deleteMany } = createRemoval(deps)
+  const reading = createReading(deps)
+
+  return {
+    ...reading,
+    addMany,
+    updateMany,
+    deleteMany,
+
+    /** §3.1: one object; its failure is the response (404/400/409). */
+    async add(ctx: RequestContext, collection: string, body: Fields, options: WriteOptions) {
+      const result: BulkResult = await addMany(ctx, collection, [body], options)
+      throwFirstError(result)
+      return { id: result.results[0]?.id ?? '' }
+    },
+
+    /** §3.6: the path names the object; an `id` in the body must be the same. */
+    async update(
+      ctx: RequestContext,
+      collection: string,
+      rawId: string,
+      body: Fields,
+      options: UpdateOptions,
+    ) {
+      const id = readObjectId(rawId)
+      if (body.id !== undefined && (typeof body.id !== 'string' || body.id.toLowerCase() !== id))
+        throw invalidRequest('The id in the body must equal the id in the path.', 'id')
+      throwFirstError(await updateMany(ctx, collection, [{ ...body, id }], options))
+    },
+
+    /** §3.8: archives the object, or with `options=archived` removes an archived one for good. */
+    async delete(ctx: RequestContext, collection: string, rawId: string, options: DeleteOptions) {
+      throwFirstError(await deleteMany(ctx, collection, [readObjectId(rawId)], options))
+    },
+  }
+}
+
+export type ObjectsService = ReturnType<typeof createObjectsService>

@@ -1,0 +1,242 @@
+// src/core/objects/reading.ts: get, list, search and count objects
+import type { StoredCollection } from '../collections/collection.ts'
+import type { RequestContext } from '../context.ts'
+import { VaultError } from '../errors.ts'
+import { collectionResource } from '../iam/policy.ts'
+import { assertTenantAllowed, effectiveTenants, isTenantAllowed } from '../iam/tenants.ts'
+import type { ObjectFilter, ObjectRecord, SearchCondition } from '../objects-store.ts'
+import { auditObjects, auditTouched, propertyChecks } from './access.ts'
+import { queryFingerprint } from './cursor.ts'
+import type { ObjectsDeps } from './deps.ts'
+import { invalidRequest, notInMemoryMode, objectsNotFound } from './errors.ts'
+import { exportValues } from './export.ts'
+import { readObjectId } from './ids.ts'
+import { type Page, pageRequest, readPage, readVerifiedPage, type Verify } from './paging.ts'
+import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts'
+import { isActive } from './records.ts'
+import { renderObjects } from './render.ts'
+import { openObjects } from './sealing.ts'
+import { type LikeCheck, type ObjectsQuery, planSearch } from './search.ts'
+
+type Fields = Record<string, unknown>
+
+export type ObjectsPage = Readonly<{ results: Fields[]; remaining: number; cursor: string }>
+
+export type PageParams = Readonly<{ pageSize?: string; cursor?: string }>
+
+export type ListRequest = ReadRequest &
+  PageParams &
+  Readonly<{ ids: readonly string[] | undefined; isExport: boolean }>
+
+export function createReading(deps: ObjectsDeps) {
+  const { settings } = deps
+
+  function prepare(ctx: RequestContext, name: string, request: ReadRequest) {
+    const collection = deps.collections.getCachedOrThrow(name)
+    const plan = planRead(collection, request, deps.types)
+    auditTouched(
+      ctx,
+      collection,
+      plan.items.map((i) => i.property.name),
+    )
+    return { collection, plan }
+  }
+
+  function filterOf(
+    ctx: RequestContext,
+    collection: StoredCollection,
+    plan: ReadPlan,
+  ): ObjectFilter {
+    const state = plan.isArchived ? 'archived' : 'active'
+    return { collection: collection.name, state, now: ctx.now, tenantIds: effectiveTenants(ctx) }
+  }
+
+  async function render(
+    ctx: RequestContext,
+    read: { collection: StoredCollection; plan: ReadPlan },
+    rows: readonly ObjectRecord[],
+  ) {
+    auditObjects(
+      ctx,
+      rows.map((r) => r.id),
+    )
+    return renderObjects(ctx, deps, read.collection, rows, read.plan)
+  }
+
+  /** §3.3: 404 ERR3005 unless the object exists in the selected state; other tenants' are 403. */
+  async function get(ctx: RequestContext, name: string, rawId: string, request: ReadRequest) {
+    const read = prepare(ctx, name, request)
+    const id = readObjectId(rawId)
+    const [row] = await deps.store.objects.get(name, [id])
+    if (row === undefined || isActive(row, ctx.now) === read.plan.isArchived)
+      throw objectsNotFound([id])
+    deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
+    assertTenantAllowed(ctx, row.tenantId)
+    const [fields] = await render(ctx, read, [row])
+    return fields as Fields
+  }
+
+  /** `ids`: no paging, results in the order asked; unknown ones (or other tenants') are 404. */
+  async function byIds(
+    ctx: RequestContext,
+    read: { collection: StoredCollection; plan: ReadPlan },
+    given: readonly string[],
+  ) {
+    if (given.length > settings.maxPageSize)
+      throw invalidRequest(`At most ${settings.maxPageSize} ids may be listed.`, 'ids')
+    const ids = [...new Set(given.map(readObjectId))]
+    const rows = new Map(
+      (await deps.store.objects.get(read.collection.name, ids)).map((r) => [r.id, r]),
+    )
+    const visible = (row: ObjectRecord | undefined): row is ObjectRecord =>
+      row !== undefined &&
+      isActive(row, ctx.now) !== read.plan.isArchived &&
+      isTenantAllowed(ctx, row.tenantId)
+    const missing = ids.filter((id) => !visible(rows.get(id)))
+    if (missing.length > 0) throw objectsNotFound(missing)
+    deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
+    return ids.map((id) => rows.get(id) as ObjectRecord)
+  }
+
+  async function finish(
+    ctx: RequestContext,
+    read: { collection: StoredCollection; plan: ReadPlan },
+    page: Page,
+    isExport = false,
+  ): Promise<ObjectsPage> {
+    const rendered = await render(ctx, read, page.records)
+    const results = isExport ? await exportValues(deps.exportKeys, rendered) : rendered
+    return { results, remaining: page.remaining, cursor: page.cursor }
+  }
+
+  /** §3.4: one page in creation order, or the objects named by `ids`; `export` seals every value. */
+  async function list(
+    ctx: RequestContext,
+    name: string,
+    request: ListRequest,
+  ): Promise<ObjectsPage> {
+    const read = prepare(ctx, name, request)
+    if (request.isExport && deps.store.isMemory) throw notInMemoryMode('Exporting objects')
+    if (request.ids !== undefined && request.ids.length > 0) {
+      const rows = await byIds(ctx, read, request.ids)
+      return finish(ctx, read, { records: rows, remaining: 0, cursor: '' }, request.isExport)
+    }
+    deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
+    const filter = filterOf(ctx, read.collection, read.plan)
+    const fingerprint = queryFingerprint([
+      'list',
+      filter.collection,
+      filter.state,
+      filter.tenantIds,
+      request.props,
+      request.options,
+      request.isExport,
+    ])
+    const page = await readPage(pageQuery(filter, []), pageRequest(request, settings, fingerprint))
+    return finish(ctx, read, page, request.isExport)
+  }
+
+  function pageQuery(filter: ObjectFilter, conditions: readonly SearchCondition[]) {
+    return {
+      repo: deps.store.objects,
+      filter,
+      conditions,
+      maxRemainingCount: settings.maxRemainingCount,
+    }
+  }
+
+  /** Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). */
+  function verifier(collection: StoredCollection, likes: readonly LikeCheck[]): Verify {
+    const properties = likes.map((l) => l.property)
+    return (rows) => {
+      const opened = openObjects(
+        deps.envelope,
+        rows.map((r) => ({
+          collection: collection.name,
+          objectId: r.id,
+          sealed: JSON.parse(r.sealed),
+          properties,
+        })),
+      )
+      return rows.filter((_, i) =>
+        likes.every((l) => {
+          const value = opened[i]?.[l.property]
+          return typeof value === 'string' && l.pattern.matches(value)
+        }),
+      )
+    }
+  }
+
+  /** A `like` search sees every earlier write: the collection's queue is indexed first, or 503. */
+  async function drainSubstring(collection: StoredCollection): Promise<void> {
+    if (await deps.substring.drain(collection.name, settings.substringDrainLimit)) return
+    throw new VaultError('substringIndexNotReady', {
+      message: 'The substring index is still being built for recent writes; retry shortly.',
+      context: { collection: collection.name },
+    })
+  }
+
+  /** §3.5: `match`, `in` and `like` ANDed; a query that selects by `id` is not paged. */
+  async function search(
+    ctx: RequestContext,
+    name: string,
+    query: ObjectsQuery,
+    request: ReadRequest & PageParams,
+  ): Promise<ObjectsPage> {
+    const read = prepare(ctx, name, request)
+    const plan = planSearch(read.collection, query, deps)
+    for (const property of plan.searched) ctx.audit.properties.add(property)
+    const searched = propertyChecks(read.collection, plan.searched, 'search', read.plan.isArchived)
+    deps.iam.checkPolicies(ctx, [...readChecks(read.collection, read.plan), ...searched])
+    if (plan.likes.length > 0) await drainSubstring(read.collection)
+    const filter = filterOf(ctx, read.collection, read.plan)
+    const verify = plan.likes.length > 0 ? verifier(read.collection, plan.likes) : undefined
+    const paging = pageQuery(filter, plan.conditions)
+    if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
+    const fingerprint = queryFingerprint([
+      'search',
+      filter.collection,
+      filter.state,
+      filter.tenantIds,
+      query,
+      request.props,
+      request.options,
+    ])
+    const pageReq = pageRequest(request, settings, fingerprint)
+    const page = verify
+      ? await readVerifiedPage(paging, pageReq, verify)
+      : await readPage(paging, pageReq)
+    return finish(ctx, read, page)
+  }
+
+  async function byIdQuery(
+    paging: ReturnType<typeof pageQuery>,
+    verify: Verify | undefined,
+  ): Promise<Page> {
+    const ids = paging.conditions.find((c) => c.kind === 'ids')
+    if (ids?.kind === 'ids' && new Set(ids.ids).size > settings.maxPageSize)
+      throw invalidRequest(`A query may select at most ${settings.maxPageSize} ids.`, 'id')
+    const rows = await paging.repo.search(
+      paging.filter,
+      paging.conditions,
+      undefined,
+      settings.maxPageSize,
+    )
+    return { records: verify ? verify(rows) : rows, remaining: 0, cursor: '' }
+  }
+
+  /** §3.10: `stats` on the collection; counts only the call's tenants when it is limited. */
+  async function count(ctx: RequestContext, name: string) {
+    const collection = deps.collections.getCachedOrThrow(name)
+    auditTouched(ctx, collection)
+    deps.iam.checkPolicies(ctx, [{ operation: 'stats', resources: collectionResource(name) }])
+    const { active, archived } = await deps.store.objects.count(
+      name,
+      ctx.now,
+      effectiveTenants(ctx),
+    )
+    return { active, archived, total: active + archived }
+  }
+
+  return { get, list, search, count }
+}

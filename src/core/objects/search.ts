@@ -1,0 +1,139 @@
+// src/core/objects/search.ts: a search query (match, in, like) → store conditions, without decrypting the table
+import { findProperty, type StoredCollection } from '../collections/collection.ts'
+import { propertyNotFound } from '../collections/errors.ts'
+import type { BuiltinColumn, SearchCondition } from '../objects-store.ts'
+import type { TypeRegistry } from '../types/registry.ts'
+import { invalidRequest, invalidValue } from './errors.ts'
+import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
+import { type LikePattern, parseLike } from './substring.ts'
+import { hasNul } from './values.ts'
+
+export type ObjectsQuery = Readonly<{
+  match?: Readonly<Record<string, unknown>>
+  in?: Readonly<Record<string, readonly unknown[]>>
+  like?: Readonly<Record<string, string>>
+}>
+
+export type LikeCheck = Readonly<{ property: string; pattern: LikePattern }>
+
+export type SearchPlan = Readonly<{
+  conditions: readonly SearchCondition[]
+  /** Glob checks on decrypted values: n-grams only narrow the candidates. */
+  likes: readonly LikeCheck[]
+  /** Properties named in the query, checked for the `search` policy operation. */
+  searched: readonly string[]
+  /** The query selects by `id`: no paging (endpoints §3.5). */
+  selectsIds: boolean
+}>
+
+export type SearchDeps = Readonly<{ types: TypeRegistry; indexing: Indexing }>
+
+const COLUMNS: Readonly<Record<string, BuiltinColumn>> = {
+  _tenant_id: 'tenant_id',
+  _owner_id: 'owner_id',
+  _owner_collection: 'owner_collection',
+}
+
+function matchesJsonType(jsonType: string, value: unknown): boolean {
+  if (jsonType === 'json') return true
+  // Integers past 2^53 arrive as strings of digits (data-model §7.1).
+  if (jsonType === 'integer')
+    return typeof value === 'number' || (typeof value === 'string' && /^-?\d+$/.test(value))
+  return typeof value === (jsonType === 'number' ? 'number' : jsonType)
+}
+
+/** A query value, validated and normalized like a written one; a wrong JSON type is 400 ERR1012. */
+function normalize(
+  deps: SearchDeps,
+  property: { name: string; dataType: string; isEncrypted: boolean },
+  value: unknown,
+) {
+  if (value === null) return null
+  const jsonType =
+    property.name === '_owner_collection' ? 'string' : deps.types.jsonType(property.dataType)
+  if (!matchesJsonType(jsonType, value))
+    throw invalidRequest(
+      `A query value of property ${property.name} has the wrong JSON type.`,
+      property.name,
+    )
+  const normalized =
+    property.name === '_owner_collection' ? value : deps.types.validate(property, value)
+  // Plain columns cannot hold NUL characters (values.ts), so no stored value has one.
+  if (!property.isEncrypted && hasNul(normalized))
+    throw invalidValue(property.name, 'values kept unencrypted cannot contain NUL characters')
+  return normalized
+}
+
+function propertyOf(collection: StoredCollection, name: string) {
+  if (name.includes('.'))
+    throw invalidRequest(
+      'Queries on transformation bindings are not supported.',
+      name.slice(0, 100),
+    )
+  const property = findProperty(collection, name)
+  if (property === undefined) throw propertyNotFound(collection.name, name)
+  return property
+}
+
+function notSearchable(name: string, why: string) {
+  return invalidRequest(`The property ${name} cannot be searched: ${why}.`, name)
+}
+
+function equality(
+  deps: SearchDeps,
+  collection: StoredCollection,
+  name: string,
+  given: readonly unknown[],
+): SearchCondition {
+  const property = propertyOf(collection, name)
+  const values = given.map((value) => normalize(deps, property, value))
+  if (name === 'id') return { kind: 'ids', ids: values.filter((v): v is string => v !== null) }
+  const column = COLUMNS[name]
+  if (column !== undefined) return { kind: 'column', column, values: values as (string | null)[] }
+  if (property.isBuiltin) throw notSearchable(name, 'built-in times are not searchable')
+  const stored = collection.properties.find((p) => p.name === name)
+  if (stored !== undefined && isIndexed(stored)) {
+    const digests = values.map((v) => deps.indexing.blindDigest(collection.name, name, v))
+    return { kind: 'digests', property: name, digests }
+  }
+  if (!property.isEncrypted)
+    return { kind: 'plain', property: name, values: values.map((v) => JSON.stringify(v)) }
+  throw notSearchable(name, 'it is encrypted and has neither is_index nor is_unique')
+}
+
+function like(deps: SearchDeps, collection: StoredCollection, name: string, pattern: string) {
+  propertyOf(collection, name)
+  const stored = collection.properties.find((p) => p.name === name)
+  if (stored === undefined || !isSubstringIndexed(stored))
+    throw notSearchable(name, 'like needs an encrypted property with is_substring_index')
+  const parsed = parseLike(pattern)
+  if (!parsed.ok)
+    throw invalidRequest(`The like pattern of ${name} is invalid: ${parsed.reason}.`, name)
+  const grams = parsed.pattern.grams.map((g) => deps.indexing.gramDigest(collection.name, name, g))
+  const condition: SearchCondition = { kind: 'grams', property: name, grams }
+  return { condition, check: { property: name, pattern: parsed.pattern } }
+}
+
+/** All members are ANDed; an empty query matches every object of the selected state. */
+export function planSearch(
+  collection: StoredCollection,
+  query: ObjectsQuery,
+  deps: SearchDeps,
+): SearchPlan {
+  const conditions: SearchCondition[] = []
+  const likes: LikeCheck[] = []
+  for (const [name, value] of Object.entries(query.match ?? {}))
+    conditions.push(equality(deps, collection, name, [value]))
+  for (const [name, values] of Object.entries(query.in ?? {}))
+    conditions.push(equality(deps, collection, name, values))
+  for (const [name, pattern] of Object.entries(query.like ?? {})) {
+    const planned = like(deps, collection, name, pattern)
+    conditions.push(planned.condition)
+    likes.push(planned.check)
+  }
+  const searched = [
+    ...new Set([query.match, query.in, query.like].flatMap((m) => Object.keys(m ?? {}))),
+  ]
+  const selectsIds = conditions.some((c) => c.kind === 'ids')
+  return { conditions, likes, searched, selectsIds }
+}

@@ -1,0 +1,86 @@
+// src/core/objects/substring-indexer.ts: the deferred substring index: queued objects → keyed n-grams, in batches
+import type { StoredCollection } from '../collections/collection.ts'
+import type { Envelope } from '../crypto/envelope.ts'
+import type { ObjectGrams, PendingEntry } from '../objects-store.ts'
+import type { Store } from '../store.ts'
+import { type Indexing, isSubstringIndexed } from './indexing.ts'
+import { openObjects } from './sealing.ts'
+
+export type SubstringIndexerDeps = Readonly<{
+  store: Store
+  envelope: Envelope
+  indexing: Indexing
+  collectionOf: (name: string) => StoredCollection | undefined
+}>
+
+const BATCH = 500
+
+/**
+ * Writes enqueue objects whose substring-indexed values changed; this indexer decrypts them,
+ * takes their trigrams and stores only keyed digests (SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL
+ * in the background, and inline before a `like` search of the collection).
+ */
+export function createSubstringIndexer(deps: SubstringIndexerDeps) {
+  const { store, indexing } = deps
+
+  /** The n-grams of queued objects of one collection; objects gone or without values get none. */
+  async function gramsOf(name: string, entries: readonly PendingEntry[]): Promise<ObjectGrams[]> {
+    const collection = deps.collectionOf(name)
+    const properties = collection?.properties.filter(isSubstringIndexed).map((p) => p.name) ?? []
+    const ids = entries.map((e) => e.objectId)
+    const rows = properties.length > 0 ? await store.objects.get(name, ids) : []
+    const opened = openObjects(
+      deps.envelope,
+      rows.map((r) => ({
+        collection: name,
+        objectId: r.id,
+        sealed: JSON.parse(r.sealed),
+        properties,
+      })),
+    )
+    const grams = new Map(
+      rows.map((row, i) => [
+        row.id,
+        properties.flatMap((property) => {
+          const value = opened[i]?.[property]
+          if (typeof value !== 'string') return []
+          return indexing.gramDigests(name, property, value).map((gram) => ({ property, gram }))
+        }),
+      ]),
+    )
+    return entries.map((e) => ({ ...e, grams: grams.get(e.objectId) ?? [] }))
+  }
+
+  /** Indexes up to `limit` queued objects (of one collection, or any); returns how many. */
+  async function indexBatch(collection: string | undefined, limit = BATCH): Promise<number> {
+    const pending = await store.substring.pending(collection, limit)
+    const byCollection = Map.groupBy(pending, (entry) => entry.collection)
+    for (const [name, entries] of byCollection) {
+      const objects = await gramsOf(name, entries)
+      await store.transaction((tx) => tx.substring.replaceGrams(name, objects))
+    }
+    return pending.length
+  }
+
+  return {
+    indexBatch,
+    /**
+     * Indexes a collection's queue before a `like` search, up to `maxObjects`; true when nothing
+     * is left, so the search sees every write made before it.
+     */
+    async drain(collection: string, maxObjects: number): Promise<boolean> {
+      for (let done = 0; done < maxObjects; ) {
+        const count = await indexBatch(collection, Math.min(BATCH, maxObjects - done))
+        if (count === 0) return true
+        done += count
+      }
+      return (await store.substring.countPending(collection)) === 0
+    },
+    /** One background round: every queued object, batch after batch. */
+    async run(): Promise<void> {
+      while ((await indexBatch(undefined)) > 0) {}
+    },
+  }
+}
+
+export type SubstringIndexer = ReturnType<typeof createSubstringIndexer>

@@ -1,0 +1,81 @@
+// src/core/objects/writing.ts: what every object write shares: import decoding, sealing, the one transaction
+import type { StoredCollection } from '../collections/collection.ts'
+import type { RequestContext } from '../context.ts'
+import type { Repos } from '../store.ts'
+import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from './bulk.ts'
+import type { ObjectsDeps } from './deps.ts'
+import { invalidRequest, notInMemoryMode } from './errors.ts'
+import { importValues } from './export.ts'
+import { splitValues } from './records.ts'
+import { type SealedMap, sealObjects } from './sealing.ts'
+
+export type WriteOptions = Readonly<{
+  /** `expiration_secs` as sent; undefined when absent. */
+  expirationSecs: string | undefined
+  isImport: boolean
+  /** `export_key`: the bodies hold values exported with that key. */
+  exportKey: string | undefined
+}>
+
+type Fields = Record<string, unknown>
+
+/** Import bodies exported with `export_key` are opened first (crypto.md §6.3). */
+export async function decodeBodies(
+  deps: ObjectsDeps,
+  bodies: readonly Fields[],
+  options: WriteOptions,
+): Promise<readonly Fields[]> {
+  if (options.exportKey === undefined) return bodies
+  if (!options.isImport)
+    throw invalidRequest('The export_key parameter requires import=true.', 'export_key')
+  if (deps.store.isMemory) throw notInMemoryMode('Importing values with an export key')
+  return importValues(deps.exportKeys, options.exportKey, bodies)
+}
+
+/** Seals the encrypted values of many objects in one batch; returns plain values and sealed maps. */
+export function sealChanges(
+  deps: ObjectsDeps,
+  collection: StoredCollection,
+  items: readonly { id: string; values: Readonly<Fields> }[],
+): { plain: Fields; sealed: SealedMap }[] {
+  const split = items.map((item) => splitValues(collection, item.values))
+  const sealed = sealObjects(
+    deps.envelope,
+    items.map((item, i) => ({
+      collection: collection.name,
+      objectId: item.id,
+      values: split[i]?.secret ?? {},
+    })),
+  )
+  return split.map((s, i) => ({ plain: s.plain, sealed: sealed[i] ?? {} }))
+}
+
+/**
+ * Runs a batch's writes and the audit record in one transaction. Item failures (found before, or
+ * while writing) roll everything back and come back as the per-item results: nothing is written,
+ * yet each item that would have failed says why (the writes of the others still run, then roll
+ * back, so conflicts with stored objects are reported too).
+ */
+export async function commit(
+  deps: ObjectsDeps,
+  ctx: RequestContext,
+  batch: Readonly<{ ids: readonly (string | undefined)[]; errors: ItemErrors }>,
+  work: (tx: Repos) => Promise<ItemErrors>,
+): Promise<BulkResult> {
+  try {
+    await deps.store.transaction(
+      async (tx) => {
+        const errors = new Map([...batch.errors, ...(await work(tx))])
+        if (errors.size > 0) throw new BatchRejected(errors)
+        await deps.audit.record(ctx, { status: 200 }, tx)
+      },
+      { signal: ctx.signal },
+    )
+  } catch (error) {
+    if (!(error instanceof BatchRejected)) throw error
+    // The record written inside the rolled-back transaction is gone: write it again after.
+    ctx.audit.isRecorded = false
+    return bulkResult(batch.ids, error.errors)
+  }
+  return bulkResult(batch.ids, new Map())
+}

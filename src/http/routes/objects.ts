@@ -1,0 +1,220 @@
+// src/http/routes/objects.ts: HTTP binding for objects (endpoints §3)
+import type { FastifyRequest } from 'fastify'
+import { DataQuery } from '../../contract/common.ts'
+import {
+  AddObjectQuery,
+  BulkDeleteBody,
+  BulkObjectResponse,
+  BulkObjectsBody,
+  CollectionObjectsParams,
+  DeleteObjectQuery,
+  GetObjectQuery,
+  ListObjectsQuery,
+  ObjectFields,
+  ObjectFieldsPage,
+  ObjectId,
+  ObjectParams,
+  ObjectsCount,
+  ObjectsQueryBody,
+  SearchObjectsQuery,
+  UpdateObjectQuery,
+} from '../../contract/objects.ts'
+import type { BulkResult } from '../../core/objects/bulk.ts'
+import type { ObjectsPage } from '../../core/objects/reading.ts'
+import { toErrorResponse } from '../errors.ts'
+import { isTrue } from '../query.ts'
+import type { RoutesPlugin } from './types.ts'
+
+const BASE = '/api/pvlt/1.0/data/collections/:collection'
+
+type WriteQuery = Readonly<{ expiration_secs?: string; import?: string; export_key?: string }>
+
+const writeOptions = (query: WriteQuery) => ({
+  expirationSecs: query.expiration_secs,
+  isImport: isTrue(query.import),
+  exportKey: query.export_key,
+})
+
+const isArchived = (options: readonly string[] | undefined) =>
+  options?.includes('archived') ?? false
+
+function toPage(page: ObjectsPage) {
+  return {
+    results: page.results,
+    paging: { size: page.results.length, remaining_count: page.remaining, cursor: page.cursor },
+  }
+}
+
+/** Per-item errors use the one error body (http/errors.ts), like whole-request errors. */
+function toBulk(req: FastifyRequest, result: BulkResult) {
+  return {
+    ok: result.ok,
+    results: result.results.map((item) =>
+      item.ok
+        ? { ok: true, id: item.id }
+        : { ok: false, id: item.id, error: toErrorResponse(item.error, req.log).body },
+    ),
+  }
+}
+
+export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
+  const { objects } = services
+  const collection = { params: CollectionObjectsParams }
+  const one = { params: ObjectParams }
+
+  app.post(
+    `${BASE}/objects`,
+    {
+      config: { operation: 'add_object' },
+      schema: {
+        ...collection,
+        querystring: AddObjectQuery,
+        body: ObjectFields,
+        response: { 200: ObjectId },
+      },
+    },
+    (req) => objects.add(req.ctx, req.params.collection, req.body, writeOptions(req.query)),
+  )
+
+  app.post(
+    `${BASE}/bulk/objects`,
+    {
+      config: { operation: 'add_objects' },
+      schema: {
+        ...collection,
+        querystring: AddObjectQuery,
+        body: BulkObjectsBody,
+        response: { 200: BulkObjectResponse },
+      },
+    },
+    async (req) =>
+      toBulk(
+        req,
+        await objects.addMany(req.ctx, req.params.collection, req.body, writeOptions(req.query)),
+      ),
+  )
+
+  app.get(
+    `${BASE}/objects/:id`,
+    {
+      config: { operation: 'get_object' },
+      schema: { ...one, querystring: GetObjectQuery, response: { 200: ObjectFields } },
+    },
+    (req) =>
+      objects.get(req.ctx, req.params.collection, req.params.id, {
+        props: req.query.props,
+        options: req.query.options ?? [],
+      }),
+  )
+
+  app.get(
+    `${BASE}/objects`,
+    {
+      config: { operation: 'list_objects' },
+      schema: { ...collection, querystring: ListObjectsQuery, response: { 200: ObjectFieldsPage } },
+    },
+    async (req) => {
+      const { query } = req
+      const request = {
+        props: query.props,
+        options: query.options ?? [],
+        pageSize: query.page_size,
+        cursor: query.cursor,
+        ids: query.ids,
+        isExport: isTrue(query.export),
+      }
+      return toPage(await objects.list(req.ctx, req.params.collection, request))
+    },
+  )
+
+  app.post(
+    `${BASE}/query/objects`,
+    {
+      config: { operation: 'search_objects' },
+      schema: {
+        ...collection,
+        querystring: SearchObjectsQuery,
+        body: ObjectsQueryBody,
+        response: { 200: ObjectFieldsPage },
+      },
+    },
+    async (req) => {
+      const { query } = req
+      const request = {
+        props: query.props,
+        options: query.options ?? [],
+        pageSize: query.page_size,
+        cursor: query.cursor,
+      }
+      return toPage(await objects.search(req.ctx, req.params.collection, req.body, request))
+    },
+  )
+
+  app.patch(
+    `${BASE}/objects/:id`,
+    {
+      config: { operation: 'update_object' },
+      schema: { ...one, querystring: UpdateObjectQuery, body: ObjectFields },
+    },
+    async (req) => {
+      const options = { ...writeOptions(req.query), isArchived: isArchived(req.query.options) }
+      await objects.update(req.ctx, req.params.collection, req.params.id, req.body, options)
+    },
+  )
+
+  app.patch(
+    `${BASE}/bulk/objects`,
+    {
+      config: { operation: 'update_objects' },
+      schema: {
+        ...collection,
+        querystring: UpdateObjectQuery,
+        body: BulkObjectsBody,
+        response: { 200: BulkObjectResponse },
+      },
+    },
+    async (req) => {
+      const options = { ...writeOptions(req.query), isArchived: isArchived(req.query.options) }
+      return toBulk(
+        req,
+        await objects.updateMany(req.ctx, req.params.collection, req.body, options),
+      )
+    },
+  )
+
+  app.delete(
+    `${BASE}/objects/:id`,
+    { config: { operation: 'delete_object' }, schema: { ...one, querystring: DeleteObjectQuery } },
+    async (req) => {
+      const options = { isArchived: isArchived(req.query.options) }
+      await objects.delete(req.ctx, req.params.collection, req.params.id, options)
+    },
+  )
+
+  app.delete(
+    `${BASE}/bulk/objects`,
+    {
+      config: { operation: 'delete_objects' },
+      schema: {
+        ...collection,
+        querystring: DeleteObjectQuery,
+        body: BulkDeleteBody,
+        response: { 200: BulkObjectResponse },
+      },
+    },
+    async (req) => {
+      const ids = req.body.map((item) => item.id)
+      const options = { isArchived: isArchived(req.query.options) }
+      return toBulk(req, await objects.deleteMany(req.ctx, req.params.collection, ids, options))
+    },
+  )
+
+  app.get(
+    `${BASE}/count/objects`,
+    {
+      config: { operation: 'count_objects' },
+      schema: { ...collection, querystring: DataQuery, response: { 200: ObjectsCount } },
+    },
+    (req) => objects.count(req.ctx, req.params.collection),
+  )
+}

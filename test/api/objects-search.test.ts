@@ -1,0 +1,248 @@
+// test/api/objects-search.test.ts: search objects with match, in and like, over blind indexes and n-grams (endpoints §3.5)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectError } from '../helpers/collections.ts'
+import { describeEngines } from '../helpers/engines.ts'
+import {
+  addCollection,
+  addObject,
+  type ObjectsApi,
+  objectsOf,
+  ok,
+  PEOPLE,
+} from '../helpers/objects.ts'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+
+type Row = { name: string }
+const names = (page: { results: Row[] }) => page.results.map((r) => r.name)
+
+describeEngines('search objects', (engine) => {
+  let server: TestServer
+  let people: ObjectsApi
+  const id: Record<string, string> = {}
+  beforeAll(async () => {
+    server = await startTestServer({ engine })
+    await addCollection(server, PEOPLE)
+    people = objectsOf(server, 'people')
+    const rows = [
+      { name: 'John Smith', ssn: '100-10-0001', email: 'john@work.com', age: 30, city: 'Paris' },
+      { name: 'Jane Smithson', ssn: '100-10-0002', email: 'jane@home.com', age: 30, city: 'Rome' },
+      { name: 'Bob Jones', ssn: '100-10-0003', email: 'john@work.com', age: 41 },
+      { name: 'Émile Zola', ssn: '100-10-0004', phone: '+33-1-555', city: 'Paris' },
+    ]
+    for (const row of rows) id[row.name] = await addObject(people, row)
+  })
+  afterAll(() => server.close())
+
+  const search = (body: unknown, query = 'props=name') => people.search(body, query)
+
+  describe('match and in', () => {
+    it('matches a unique encrypted property on its normalized value', async () => {
+      expect(names(await ok(search({ match: { ssn: '100100001' } })))).toEqual(['John Smith'])
+    })
+
+    it('matches an indexed encrypted property, and in with several values', async () => {
+      expect(names(await ok(search({ match: { email: 'john@work.com' } })))).toEqual([
+        'John Smith',
+        'Bob Jones',
+      ])
+      const both = await ok(
+        search({ in: { email: ['jane@home.com', 'nobody@x.com'], ssn: ['100-10-0002'] } }),
+      )
+      expect(names(both)).toEqual(['Jane Smithson'])
+    })
+
+    it('matches plain properties, indexed or not, and ANDs every member', async () => {
+      expect(names(await ok(search({ match: { age: 30 } })))).toEqual([
+        'John Smith',
+        'Jane Smithson',
+      ])
+      expect(names(await ok(search({ match: { city: 'Paris', age: 30 } })))).toEqual(['John Smith'])
+      expect(names(await ok(search({ in: { age: [41, 99] } })))).toEqual(['Bob Jones'])
+    })
+
+    it('matches null as no value', async () => {
+      expect(names(await ok(search({ match: { city: null } })))).toEqual(['Bob Jones'])
+      expect(names(await ok(search({ match: { email: null } })))).toEqual(['Émile Zola'])
+      expect(names(await ok(search({ match: { age: null } })))).toEqual(['Émile Zola'])
+    })
+
+    it('selects by id without paging, and refuses more ids than the maximum page size', async () => {
+      const page = await ok(
+        search(
+          { in: { id: [id['Bob Jones'], id['John Smith']?.toUpperCase()] } },
+          'props=name&page_size=1',
+        ),
+      )
+      expect(names(page)).toEqual(['John Smith', 'Bob Jones'])
+      expect(page.paging).toEqual({ size: 2, remaining_count: 0, cursor: '' })
+      const many = Array.from({ length: 1001 }, () => crypto.randomUUID())
+      await expectError(await search({ in: { id: many } }), 400, 'ERR1012')
+    })
+
+    it('matches the built-in tenant, owner and collection columns', async () => {
+      expect(names(await ok(search({ match: { _tenant_id: null, age: 41 } })))).toEqual([
+        'Bob Jones',
+      ])
+      expect((await ok(search({ match: { _tenant_id: 't9' } }))).results).toEqual([])
+    })
+
+    it('answers an empty page when nothing matches, and everything for an empty query', async () => {
+      expect(await ok(search({ match: { ssn: '999-99-9999' } }))).toEqual({
+        results: [],
+        paging: { size: 0, remaining_count: 0, cursor: '' },
+      })
+      expect((await ok(search({}))).results).toHaveLength(4)
+    })
+  })
+
+  describe('like', () => {
+    it('finds substrings case-insensitively with * and ?', async () => {
+      expect(names(await ok(search({ like: { name: '*smith*' } })))).toEqual([
+        'John Smith',
+        'Jane Smithson',
+      ])
+      expect(names(await ok(search({ like: { name: '*SMITH' } })))).toEqual(['John Smith'])
+      expect(names(await ok(search({ like: { name: 'j?ne smith*' } })))).toEqual(['Jane Smithson'])
+      expect(names(await ok(search({ like: { name: 'émile zola' } })))).toEqual(['Émile Zola'])
+    })
+
+    it('drops n-gram candidates whose value does not match the glob', async () => {
+      expect(names(await ok(search({ like: { name: '*smithjohn*' } })))).toEqual([])
+      expect(names(await ok(search({ like: { name: '*ith smi*' } })))).toEqual([])
+    })
+
+    it('combines with match and sees writes made just before', async () => {
+      const fresh = await addObject(people, {
+        name: 'Johanna Smithers',
+        ssn: '100-10-0005',
+        age: 30,
+      })
+      const page = await ok(search({ like: { name: '*smith*' }, match: { age: 30 } }, 'props=id'))
+      expect(page.results.map((r: { id: string }) => r.id)).toEqual([
+        id['John Smith'],
+        id['Jane Smithson'],
+        fresh,
+      ])
+      await ok(people.update(fresh, { name: 'Johanna Brown' }))
+      expect(names(await ok(search({ like: { name: '*smithers*' } })))).toEqual([])
+      expect(names(await ok(search({ like: { name: '*brown*' } })))).toEqual(['Johanna Brown'])
+      await ok(people.remove(fresh))
+      expect(names(await ok(search({ like: { name: '*brown*' } })))).toEqual([])
+    })
+
+    it('refuses patterns with fewer than two 3-character runs', async () => {
+      for (const pattern of ['*jo*', 'ab', '*', '?????']) {
+        const body = await expectError(await search({ like: { name: pattern } }), 400, 'ERR1012')
+        expect(body.context).toEqual({ field: 'name' })
+      }
+    })
+
+    it('refuses properties without an encrypted substring index', async () => {
+      await expectError(await search({ like: { city: '*paris*' } }), 400, 'ERR1012')
+      await expectError(await search({ like: { email: '*john*' } }), 400, 'ERR1012')
+      await expectError(await search({ like: { name: 42 } }), 400, 'ERR1012')
+    })
+  })
+
+  describe('paging', () => {
+    it('pages search results with a cursor bound to the query', async () => {
+      const first = await ok(search({ like: { name: '*smith*' } }, 'props=name&page_size=1'))
+      expect(first.paging).toMatchObject({ size: 1, remaining_count: 1 })
+      const second = await ok(
+        search(
+          { like: { name: '*smith*' } },
+          `props=name&page_size=1&cursor=${first.paging.cursor}`,
+        ),
+      )
+      expect(names(second)).toEqual(['Jane Smithson'])
+      expect(second.paging).toEqual({ size: 1, remaining_count: 0, cursor: '' })
+      const other = await search(
+        { like: { name: '*jones*' } },
+        `props=name&page_size=1&cursor=${first.paging.cursor}`,
+      )
+      await expectError(other, 400, 'ERR1012')
+    })
+
+    it('pages an equality search through the database', async () => {
+      const first = await ok(search({ match: { age: 30 } }, 'props=name&page_size=1'))
+      const next = await ok(
+        search({ match: { age: 30 } }, `props=name&page_size=5&cursor=${first.paging.cursor}`),
+      )
+      expect([...names(first), ...names(next)]).toEqual(['John Smith', 'Jane Smithson'])
+    })
+  })
+
+  describe('bad queries', () => {
+    it('answers 404 ERR3004 for an unknown property', async () => {
+      for (const body of [
+        { match: { nick: 'x' } },
+        { in: { nick: ['x'] } },
+        { like: { nick: '*abcd*' } },
+      ])
+        await expectError(await search(body), 404, 'ERR3004')
+    })
+
+    it('refuses encrypted properties without an index, and transformation bindings', async () => {
+      const body = await expectError(await search({ match: { phone: '+331555' } }), 400, 'ERR1012')
+      expect(body.context).toEqual({ field: 'phone' })
+      await expectError(await search({ match: { 'ssn.mask': '***' } }), 400, 'ERR1012')
+      await expectError(
+        await search({ match: { _creation_time: '2030-01-01T00:00:00Z' } }),
+        400,
+        'ERR1012',
+      )
+    })
+
+    it('refuses values of the wrong JSON type (ERR1012) and invalid values (ERR3002)', async () => {
+      await expectError(await search({ match: { age: 'thirty' } }), 400, 'ERR1012')
+      await expectError(await search({ match: { ssn: 123 } }), 400, 'ERR1012')
+      await expectError(await search({ match: { ssn: 'abc' } }), 400, 'ERR3002')
+      await expectError(await search({ in: { ssn: '100-10-0001' } }), 400, 'ERR1012')
+      await expectError(await search({ match: { id: 'nope' } }), 400, 'ERR3002')
+      await expectError(await search([1, 2]), 400, 'ERR1012')
+    })
+
+    it('needs props or unsafe, as reads do', async () => {
+      await expectError(await people.search({}, ''), 400, 'ERR1012')
+      await expectError(await people.search({}, 'props=name&options=unsafe'), 400, 'ERR1012')
+    })
+  })
+})
+
+describe('substring index not ready', () => {
+  it('answers 503 ERR3274 while more writes wait than a search may index inline', async () => {
+    const server = await startTestServer({
+      env: { SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '1h' },
+    })
+    await addCollection(server, PEOPLE)
+    const people = objectsOf(server, 'people')
+    for (let batch = 0; batch < 3; batch++) {
+      const items = Array.from({ length: 1000 }, (_, i) => ({
+        name: `Person ${batch}-${i}`,
+        ssn: `${100 + batch}-20-${String(1000 + i).padStart(4, '0')}`,
+      }))
+      expect((await ok(people.addMany(items))).ok).toBe(true)
+    }
+    await expectError(
+      await people.search({ like: { name: '*person 2-99*' } }, 'props=name'),
+      503,
+      'ERR3274',
+    )
+    const page = await ok(people.search({ like: { name: '*person 2-99*' } }, 'props=name'))
+    expect(page.results).toHaveLength(11)
+    await server.close()
+  })
+
+  it('is built in the background every SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL', async () => {
+    const server = await startTestServer({
+      env: { SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '50ms' },
+    })
+    await addCollection(server, PEOPLE)
+    await addObject(objectsOf(server, 'people'), { name: 'Queued Person', ssn: '111-11-1111' })
+    const { store } = server.app
+    for (let i = 0; i < 100 && (await store.substring.countPending('people')) > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await store.substring.countPending('people')).toBe(0)
+    await server.close()
+  })
+})
