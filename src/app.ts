@@ -210,6 +210,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         isLuhnCheckEnabled: !config.features.disableCcLuhnValidation,
       },
       isEncryptionEnabled: config.features.encryption,
+      crypto: {
+        maxItems: config.service.maxPageSize,
+        maxTags: config.db.maxTokenTags,
+        maxBlobLength: config.db.maxBlobLength,
+        tokenExpirationSecs: config.expiration.tokensSecs,
+      },
     },
   })
   server = buildServer(services, {

@@ -3,9 +3,13 @@ import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
 import { createCollectionsService } from './collections/collections.ts'
 import { objectlessData } from './collections/data-port.ts'
+import { createDeterministicIds } from './crypto/deterministic-id.ts'
 import { createEnvelope } from './crypto/envelope.ts'
 import { createKeyring } from './crypto/keyring.ts'
 import type { Kms } from './crypto/kms.ts'
+import type { CryptoLimits } from './crypto-api/crypto-deps.ts'
+import { createCryptoService } from './crypto-api/crypto-service.ts'
+import { createStoreObjectReader } from './crypto-api/object-reader.ts'
 import { createIamService } from './iam/iam.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
@@ -36,6 +40,7 @@ export type CoreSettings = Readonly<{
   confvarDefaults: Readonly<{ logLevel: string; traceSql: boolean }>
   typeLimits: TypeLimits
   isEncryptionEnabled: boolean
+  crypto: CryptoLimits
 }>
 
 export type ServicesDeps = Readonly<{
@@ -107,6 +112,21 @@ export function createServices(deps: ServicesDeps) {
     isEncryptionEnabled: settings.isEncryptionEnabled,
   })
   cache.register('collections', collections.load)
+  // The keyed derivation of deterministic token IDs and hashes; the tokens capability shares it.
+  const deterministicIds = createDeterministicIds((use, data) =>
+    envelope.mac('deterministic', use, data),
+  )
+  const crypto = createCryptoService({
+    keyring,
+    envelope,
+    collections,
+    types,
+    iam,
+    // The objects capability provides this port once it reads objects itself.
+    reader: createStoreObjectReader({ store, envelope }),
+    ids: deterministicIds,
+    limits: settings.crypto,
+  })
   return {
     clock,
     settings,
@@ -119,6 +139,8 @@ export function createServices(deps: ServicesDeps) {
     system,
     types,
     collections,
+    deterministicIds,
+    crypto,
   }
 }
 

@@ -19,6 +19,7 @@ import { authenticateRequest, isPublic } from './auth.ts'
 import { toErrorResponse } from './errors.ts'
 import { parseQuery } from './query.ts'
 import { collectionsRoutes } from './routes/collections.ts'
+import { cryptoRoutes } from './routes/crypto.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
 import { iamRoutes } from './routes/iam.ts'
 import { systemRoutes } from './routes/system.ts'
@@ -49,6 +50,7 @@ const ROUTES: readonly RoutesPlugin[] = [
   iamRoutes,
   collectionsRoutes,
   dataTypesRoutes,
+  cryptoRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
