@@ -216,6 +216,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         maxBlobLength: config.db.maxBlobLength,
         tokenExpirationSecs: config.expiration.tokensSecs,
       },
+      reencryption: {
+        batchSize: config.kms.reencryptBatchSize,
+        pauseMs: config.kms.reencryptPauseMs,
+        settleMs: config.service.cacheRefreshIntervalMs + config.service.timeoutMs,
+        pollMs: config.service.cacheRefreshIntervalMs || 5_000,
+      },
     },
   })
   server = buildServer(services, {
@@ -233,6 +239,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const app = server
   await initializeIam(services, config, store)
   await services.cache.start()
+  // In-memory mode refuses rotation, so there is never anything to re-encrypt.
+  if (!store.isMemory) services.reencryption.start()
   return {
     config,
     newAdminKey,
@@ -245,6 +253,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
     async close() {
       await app.close()
+      await services.reencryption.stop()
       await services.cache.stop()
       await store.close()
     },

@@ -9,7 +9,10 @@ import { createKeyring } from './crypto/keyring.ts'
 import type { Kms } from './crypto/kms.ts'
 import type { CryptoLimits } from './crypto-api/crypto-deps.ts'
 import { createCryptoService } from './crypto-api/crypto-service.ts'
+import { createKeysService } from './crypto-api/keys-service.ts'
 import { createStoreObjectReader } from './crypto-api/object-reader.ts'
+import { createObjectsReencryption } from './crypto-api/reencrypt-objects.ts'
+import { createReencryptionJob } from './crypto-api/rotation.ts'
 import { createIamService } from './iam/iam.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
@@ -41,6 +44,13 @@ export type CoreSettings = Readonly<{
   typeLimits: TypeLimits
   isEncryptionEnabled: boolean
   crypto: CryptoLimits
+  reencryption: Readonly<{
+    batchSize: number
+    pauseMs: number
+    /** How long after a rotation a node may still write with the previous keys. */
+    settleMs: number
+    pollMs: number
+  }>
 }>
 
 export type ServicesDeps = Readonly<{
@@ -127,6 +137,24 @@ export function createServices(deps: ServicesDeps) {
     ids: deterministicIds,
     limits: settings.crypto,
   })
+  // Stored data sealed under rotatable keys; the tokens capability adds its token-data source.
+  const reencryptionSources = [createObjectsReencryption({ store, envelope })]
+  const reencryption = createReencryptionJob({
+    store,
+    keyring,
+    clock,
+    sources: reencryptionSources,
+    workerId: settings.worker.id,
+    leaseMs: 60_000,
+    ...settings.reencryption,
+  })
+  const keys = createKeysService({
+    store,
+    keyring,
+    cache,
+    job: reencryption,
+    sources: reencryptionSources,
+  })
   return {
     clock,
     settings,
@@ -141,6 +169,8 @@ export function createServices(deps: ServicesDeps) {
     collections,
     deterministicIds,
     crypto,
+    reencryption,
+    keys,
   }
 }
 

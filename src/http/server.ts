@@ -22,6 +22,7 @@ import { collectionsRoutes } from './routes/collections.ts'
 import { cryptoRoutes } from './routes/crypto.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
 import { iamRoutes } from './routes/iam.ts'
+import { keysRoutes } from './routes/keys.ts'
 import { systemRoutes } from './routes/system.ts'
 import type { RoutesPlugin } from './routes/types.ts'
 
@@ -51,6 +52,7 @@ const ROUTES: readonly RoutesPlugin[] = [
   collectionsRoutes,
   dataTypesRoutes,
   cryptoRoutes,
+  keysRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
