@@ -227,6 +227,18 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         pruneTimeoutMs: config.service.archivePruneTimeoutMs,
         substringRefreshMs: config.service.substringIndexRefreshIntervalMs,
       },
+      crypto: {
+        maxItems: config.service.maxPageSize,
+        maxTags: config.db.maxTokenTags,
+        maxBlobLength: config.db.maxBlobLength,
+        tokenExpirationSecs: config.expiration.tokensSecs,
+      },
+      reencryption: {
+        batchSize: config.kms.reencryptBatchSize,
+        pauseMs: config.kms.reencryptPauseMs,
+        settleMs: config.service.cacheRefreshIntervalMs + config.service.timeoutMs,
+        pollMs: config.service.cacheRefreshIntervalMs || 5_000,
+      },
     },
     onJobError(job, error) {
       server?.log.error({ err: error, job }, 'background job failed')
@@ -248,6 +260,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   await initializeIam(services, config, store)
   await services.cache.start()
   services.jobs.start()
+  // In-memory mode refuses rotation, so there is never anything to re-encrypt.
+  if (!store.isMemory) services.reencryption.start()
   return {
     config,
     newAdminKey,
@@ -261,6 +275,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     async close() {
       await app.close()
       await services.jobs.stop()
+      await services.reencryption.stop()
       await services.cache.stop()
       await store.close()
     },

@@ -115,6 +115,8 @@ function readKms(read: Reader, mode: Mode): Config['kms'] {
     exportUri: read.value('SVC_KMS_EXPORT_URI', parseKmsUri, ''),
     exportSeed: read.secret('SVC_KMS_EXPORT_SEED', ''),
     allowLocal: read.bool('SVC_KMS_ALLOW_LOCAL', mode(true, false)),
+    reencryptBatchSize: read.int('SVC_KMS_REENCRYPT_BATCH_SIZE', 500, { min: 1, max: 10_000 }),
+    reencryptPauseMs: read.duration('SVC_KMS_REENCRYPT_PAUSE', 0),
   }
 }
 

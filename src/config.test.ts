@@ -177,6 +177,13 @@ describe('value syntax', () => {
     expect(problemsOf(() => dev({ SVC_LOG_LEVEL: 'INFO' }))).toHaveLength(1)
   })
 
+  it('reads the re-encryption batch size and pause', () => {
+    expect(dev().kms).toMatchObject({ reencryptBatchSize: 500, reencryptPauseMs: 0 })
+    const config = dev({ SVC_KMS_REENCRYPT_BATCH_SIZE: '20', SVC_KMS_REENCRYPT_PAUSE: '250ms' })
+    expect(config.kms).toMatchObject({ reencryptBatchSize: 20, reencryptPauseMs: 250 })
+    expect(problemsOf(() => dev({ SVC_KMS_REENCRYPT_BATCH_SIZE: '0' }))).toHaveLength(1)
+  })
+
   it('reads expirations in seconds, -1 or empty meaning never', () => {
     const config = dev({
       SVC_EXPIRATION_TOKENS: '3600',

@@ -54,6 +54,10 @@ export type Config = Readonly<{
     exportUri: string
     exportSeed: string
     allowLocal: boolean
+    /** SVC_KMS_REENCRYPT_BATCH_SIZE (project-specific): rows per re-encryption batch. */
+    reencryptBatchSize: number
+    /** SVC_KMS_REENCRYPT_PAUSE (project-specific): pause between re-encryption batches. */
+    reencryptPauseMs: number
   }>
   service: Readonly<{
     host: string
@@ -147,7 +151,8 @@ const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SER
   DB_MIGRATION_MAX_RETRIES DB_MIGRATION_ENABLE_CLEAN_DATABASE_VALIDATION DB_TRACE_SQL
   DB_MASK_CONFIG DB_MAX_STRING_LENGTH DB_MAX_BLOB_LENGTH DB_MAX_TOKEN_TAGS DB_GC_RETENTION_PERIOD
   DB_GC_GRACE_PERIOD_DAYS DB_GC_BATCH_SIZE
-  KMS_URI KMS_SEED KMS_EXPORT_URI KMS_EXPORT_SEED KMS_ALLOW_LOCAL
+  KMS_URI KMS_SEED KMS_EXPORT_URI KMS_EXPORT_SEED KMS_ALLOW_LOCAL KMS_REENCRYPT_BATCH_SIZE
+  KMS_REENCRYPT_PAUSE
   SERVICE_LISTEN_ADDR SERVICE_ADMIN_API_KEY SERVICE_OVERRIDE_ADMIN_API_KEY_ON_RESTART
   SERVICE_ADMIN_MAY_READ_DATA SERVICE_ALLOW_ORIGINS SERVICE_FORCE_ACCESS_REASON
   SERVICE_TIMEOUT_SECONDS SERVICE_DEFAULT_PAGE_SIZE SERVICE_MAX_PAGE_SIZE
@@ -278,6 +283,8 @@ function describeKms(kms: Config['kms'], mask: Mask) {
     export_seed: mask(kms.exportSeed),
     export_uri: kms.exportUri,
     allow_local: kms.allowLocal,
+    reencrypt_batch_size: kms.reencryptBatchSize,
+    reencrypt_pause: seconds(kms.reencryptPauseMs),
   }
 }
 

@@ -2,10 +2,17 @@
 import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
 import { createCollectionsService } from './collections/collections.ts'
+import { createDeterministicIds } from './crypto/deterministic-id.ts'
 import { createEnvelope } from './crypto/envelope.ts'
 import { createExportKeys } from './crypto/export-key.ts'
 import { createKeyring } from './crypto/keyring.ts'
 import type { Kms } from './crypto/kms.ts'
+import type { CryptoLimits } from './crypto-api/crypto-deps.ts'
+import { createCryptoService } from './crypto-api/crypto-service.ts'
+import { createKeysService } from './crypto-api/keys-service.ts'
+import { createStoreObjectReader } from './crypto-api/object-reader.ts'
+import { createObjectsReencryption } from './crypto-api/reencrypt-objects.ts'
+import { createReencryptionJob } from './crypto-api/rotation.ts'
 import { createIamService } from './iam/iam.ts'
 import { createObjectsData } from './objects/data-port.ts'
 import type { ObjectsSettings } from './objects/deps.ts'
@@ -54,6 +61,14 @@ export type CoreSettings = Readonly<{
     pruneTimeoutMs: number
     /** SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL. */
     substringRefreshMs: number
+  }>
+  crypto: CryptoLimits
+  reencryption: Readonly<{
+    batchSize: number
+    pauseMs: number
+    /** How long after a rotation a node may still write with the previous keys. */
+    settleMs: number
+    pollMs: number
   }>
 }>
 
@@ -193,6 +208,39 @@ export function createServices(deps: ServicesDeps) {
   })
   cache.register('collections', collections.load)
   const data = createDataServices(deps, { envelope, iam, audit, types, collections, indexing })
+  // The keyed derivation of deterministic token IDs and hashes; the tokens capability shares it.
+  const deterministicIds = createDeterministicIds((use, data) =>
+    envelope.mac('deterministic', use, data),
+  )
+  const crypto = createCryptoService({
+    keyring,
+    envelope,
+    collections,
+    types,
+    iam,
+    // The objects capability provides this port once it reads objects itself.
+    reader: createStoreObjectReader({ store, envelope }),
+    ids: deterministicIds,
+    limits: settings.crypto,
+  })
+  // Stored data sealed under rotatable keys; the tokens capability adds its token-data source.
+  const reencryptionSources = [createObjectsReencryption({ store, envelope })]
+  const reencryption = createReencryptionJob({
+    store,
+    keyring,
+    clock,
+    sources: reencryptionSources,
+    workerId: settings.worker.id,
+    leaseMs: 60_000,
+    ...settings.reencryption,
+  })
+  const keys = createKeysService({
+    store,
+    keyring,
+    cache,
+    job: reencryption,
+    sources: reencryptionSources,
+  })
   return {
     clock,
     settings,
@@ -206,6 +254,10 @@ export function createServices(deps: ServicesDeps) {
     types,
     collections,
     ...data,
+    deterministicIds,
+    crypto,
+    reencryption,
+    keys,
   }
 }
 

@@ -19,8 +19,10 @@ import { authenticateRequest, isPublic } from './auth.ts'
 import { toErrorResponse } from './errors.ts'
 import { parseQuery } from './query.ts'
 import { collectionsRoutes } from './routes/collections.ts'
+import { cryptoRoutes } from './routes/crypto.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
 import { iamRoutes } from './routes/iam.ts'
+import { keysRoutes } from './routes/keys.ts'
 import { objectsRoutes } from './routes/objects.ts'
 import { systemRoutes } from './routes/system.ts'
 import { systemAdminRoutes } from './routes/system-admin.ts'
@@ -53,6 +55,8 @@ const ROUTES: readonly RoutesPlugin[] = [
   dataTypesRoutes,
   objectsRoutes,
   systemAdminRoutes,
+  cryptoRoutes,
+  keysRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']

@@ -19,6 +19,7 @@ const SPEC: Record<string, string> = {
   set_license: 'admin',
   get_kms_status: 'any:CapKMSReader',
   rotate_keys: 'any:CapKMSWriter',
+  get_rotation_status: 'any:CapKMSReader',
   get_export_key: 'any:CapExportKeyReader',
   garbage_collection: 'any:CapSystemGCRunner',
   trigger_error: 'any:CapErrorWriter',

@@ -55,6 +55,8 @@ export const OPERATIONS = {
   set_license: ADMIN,
   get_kms_status: anyOf('CapKMSReader'),
   rotate_keys: anyOf('CapKMSWriter'),
+  // Progress of re-encryption after a rotation (project-specific; reads like KMS status).
+  get_rotation_status: anyOf('CapKMSReader'),
   get_export_key: anyOf('CapExportKeyReader'),
   garbage_collection: anyOf('CapSystemGCRunner'),
   trigger_error: anyOf('CapErrorWriter'),
