@@ -1,5 +1,6 @@
 // src/core/crypto-api/decrypt.ts: decrypt objects (crypto.md §2): fields, transformations, metadata
 import type { DecryptedObject, DecryptionRequest } from '../../contract/crypto.ts'
+import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { formatSeconds, MICROS_PER_SECOND } from '../time.ts'
 import { decodeBase64, type Opened } from './ciphertext.ts'
@@ -10,6 +11,7 @@ import {
   collectionFor,
   uniqueChecks,
 } from './crypto-deps.ts'
+import type { Values } from './fields.ts'
 import { assertLifecycle } from './lifecycle.ts'
 import { fieldsOf } from './payload.ts'
 import {
@@ -31,6 +33,23 @@ function metadataOf(opened: Opened, scope: string): DecryptedObject['metadata'] 
     expiration: expiresAt === undefined ? null : formatSeconds(expiresAt * MICROS_PER_SECOND),
     tags: [...tags],
   }
+}
+
+/** What each item returns: its `props`, or every field of its ciphertext (404 ERR3004 if absent). */
+function requestsOf(
+  deps: CryptoDeps,
+  collection: StoredCollection,
+  items: readonly DecryptionRequest[],
+  fields: readonly Values[],
+): PropRequest[][] {
+  return items.map((item, i) => {
+    const own = fields[i] ?? {}
+    const wanted = item.props
+      ? parseProps(deps.types, collection, item.props)
+      : allFields(collection, own)
+    assertInFields(collection.name, wanted, own)
+    return wanted
+  })
 }
 
 /**
@@ -56,14 +75,7 @@ export async function decrypt(
     })),
   )
   const fields = opened.map((item) => fieldsOf(item.content))
-  const requests: PropRequest[][] = items.map((item, i) => {
-    const own = fields[i] ?? {}
-    const wanted = item.props
-      ? parseProps(deps.types, collection, item.props)
-      : allFields(collection, own)
-    assertInFields(collection.name, wanted, own)
-    return wanted
-  })
+  const requests = requestsOf(deps, collection, items, fields)
   const checks = requests.flatMap((wanted) =>
     propChecks('decrypt', collection.name, wanted, options.archived),
   )

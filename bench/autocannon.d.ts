@@ -1,0 +1,22 @@
+// bench/autocannon.d.ts: the part of autocannon's API the benchmarks use (the package ships no types)
+declare module 'autocannon' {
+  export type Options = {
+    url: string
+    method?: string
+    headers?: Record<string, string>
+    body?: string
+    connections?: number
+    duration?: number
+    workers?: number
+  }
+  export type Histogram = { average: number; p50: number; p99: number }
+  export type Result = {
+    requests: Histogram
+    latency: Histogram
+    non2xx: number
+    errors: number
+    timeouts: number
+  }
+  // biome-ignore lint/style/noDefaultExport: describes the package's own default export
+  export default function autocannon(options: Options): Promise<Result>
+}
