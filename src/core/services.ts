@@ -218,7 +218,8 @@ export function createServices(deps: ServicesDeps) {
     collections,
     types,
     iam,
-    // The objects capability provides this port once it reads objects itself.
+    // Not the objects service's read: that one enforces `read` policies, while an `object.id`
+    // source of encrypt/hash needs only `encrypt`/`hash` (crypto.md §1).
     reader: createStoreObjectReader({ store, envelope }),
     ids: deterministicIds,
     limits: settings.crypto,

@@ -13,8 +13,9 @@ import type { Values } from './fields.ts'
 /**
  * Reads stored objects for encrypt and hash items with `object.id`. Answers, in the order of
  * `ids`, each active object's user properties and built-ins except `id`; an unknown or archived
- * object is 404 ERR3005 and an object of a tenant outside the call's is 403 ERR1006. When the
- * objects service lands it provides this port (a one-line change in core/services.ts).
+ * object is 404 ERR3005 and an object of a tenant outside the call's is 403 ERR1006. It reads
+ * the store directly: the objects service's read path checks `read` policies, which an
+ * `object.id` source of encrypt or hash does not need (crypto.md §1).
  */
 export type StoredObjectReader = Readonly<{
   read(ctx: RequestContext, collection: StoredCollection, ids: readonly string[]): Promise<Values[]>
