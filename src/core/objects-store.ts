@@ -68,6 +68,13 @@ export type ObjectsRepo = {
     after: PagePosition | undefined,
     limit: number,
   ): Promise<ObjectRecord[]>
+  /** As `search`, but only the positions (creation time and id) of the matching rows. */
+  searchKeys(
+    filter: ObjectFilter,
+    conditions: readonly SearchCondition[],
+    after: PagePosition | undefined,
+    limit: number,
+  ): Promise<PagePosition[]>
   /** How many rows follow `after` (capped at `cap`). */
   countAfter(
     filter: ObjectFilter,
@@ -123,7 +130,7 @@ export type ObjectGrams = Readonly<{
 export type SubstringRepo = {
   /** Queues objects for (re)indexing; an object already queued gets the later time. */
   enqueue(collection: string, objectIds: readonly string[], now: Micros): Promise<void>
-  /** The oldest queued objects, of one collection or of all. */
+  /** Up to `limit` queued objects, of one collection or of all, in no particular order. */
   pending(collection: string | undefined, limit: number): Promise<PendingEntry[]>
   countPending(collection: string): Promise<number>
   /**

@@ -147,7 +147,7 @@ function createDataServices(
       },
     ],
   )
-  return { objects, exportKeys, gc, jobs }
+  return { objects, exportKeys, gc, jobs, substring }
 }
 
 export function createServices(deps: ServicesDeps) {

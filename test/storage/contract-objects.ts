@@ -81,6 +81,21 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
         2,
       )
       expect(await store.objects.countAfter(active, [], undefined, 2)).toBe(2)
+      expect(
+        await store.objects.searchKeys(active, [], { createdAt: T0 + 1, id: 'a1' }, 10),
+      ).toEqual([
+        { createdAt: T0 + 2, id: 'a2' },
+        { createdAt: T0 + 3, id: 'a4' },
+      ])
+      const byIds = [{ kind: 'ids' as const, ids: ['a4', 'a1', 'a2'] }]
+      expect(await store.objects.searchKeys(active, byIds, undefined, 2)).toEqual([
+        { createdAt: T0 + 1, id: 'a1' },
+        { createdAt: T0 + 2, id: 'a2' },
+      ])
+      expect((await store.objects.search(active, byIds, undefined, 2)).map((o) => o.id)).toEqual([
+        'a1',
+        'a2',
+      ])
     })
 
     it('selects active, archived or all objects by expiry time, and counts them', async () => {

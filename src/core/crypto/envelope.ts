@@ -59,6 +59,7 @@ export function createEnvelope(keyring: Keyring) {
     requests.forEach((request, index) => {
       const version = keyVersionOf(request.sealed)
       if (version === undefined) throw new DecryptionError(`item ${index}: not a v1 ciphertext`)
+      // Appending in place: copying the list per item made opening n values O(n²).
       const indexes = byVersion.get(version)
       if (indexes === undefined) byVersion.set(version, [index])
       else indexes.push(index)

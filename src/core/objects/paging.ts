@@ -27,9 +27,10 @@ export type Page = Readonly<{ records: ObjectRecord[]; remaining: number; cursor
 /** Keeps the rows a glob check accepts (substring search verifies n-gram candidates). */
 export type Verify = (records: readonly ObjectRecord[]) => ObjectRecord[]
 
-/** Candidates up to this many are all verified, so paging and counts are exact. */
-const VERIFY_ALL_LIMIT = 10_000
-const SCAN_BATCH = 1000
+/** Up to this many candidates are all verified, so paging and counts are exact. */
+const VERIFY_ALL_LIMIT = 500
+/** Candidates whose positions one search reads; past it, `remaining_count` is counted in SQL. */
+const KEYS_LIMIT = 10_000
 
 /** `page_size`: default when absent; 1 … SVC_SERVICE_MAX_PAGE_SIZE, else 400 ERR1012. */
 export function pageSizeOf(raw: string | undefined, settings: PageSettings): number {
@@ -83,49 +84,52 @@ export async function readPage(query: PageQuery, request: PageRequest): Promise<
   return finish(records, remaining, request)
 }
 
-async function scan(query: PageQuery, after: PagePosition | undefined, limit: number) {
-  return query.repo.search(query.filter, query.conditions, after, limit)
+/** The rows at these positions, in that order (read by key, one query per slice). */
+async function rowsAt(query: PageQuery, keys: readonly PagePosition[]): Promise<ObjectRecord[]> {
+  const rows = await query.repo.get(
+    query.filter.collection,
+    keys.map((key) => key.id),
+  )
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return keys.flatMap((key) => {
+    const row = byId.get(key.id)
+    return row === undefined ? [] : [row]
+  })
 }
 
-const isAfter = (r: ObjectRecord, p: PagePosition | undefined) =>
-  p === undefined || r.createdAt > p.createdAt || (r.createdAt === p.createdAt && r.id > p.id)
-
 /**
- * A page of rows that pass `verify`. Up to 10,000 candidates are all verified, so counts are
- * exact; past that, rows are verified page by page and `remaining_count` counts candidates (an
- * upper bound).
+ * A page of rows that pass `verify` (substring search: n-grams only narrow the candidates). The
+ * candidates' positions are read once; up to VERIFY_ALL_LIMIT candidates are all verified, so
+ * counts are exact. Past that, rows are verified a slice at a time until the page is full (a few
+ * hundred decryptions instead of thousands), and `remaining_count` counts the candidates after
+ * the page: an upper bound, exact unless an n-gram false positive hides among them.
  */
 export async function readVerifiedPage(
   query: PageQuery,
   request: PageRequest,
   verify: Verify,
 ): Promise<Page> {
-  // One read of every candidate (the index conditions are resolved once) when there are few.
-  const candidates = await scan(query, undefined, VERIFY_ALL_LIMIT + 1)
-  if (candidates.length <= VERIFY_ALL_LIMIT) {
-    const rest = verify(candidates).filter((r) => isAfter(r, request.position))
-    const records = rest.slice(0, request.pageSize)
-    const remaining = Math.min(rest.length - records.length, query.maxRemainingCount)
-    return finish(records, remaining, request)
+  const { repo, filter, conditions, maxRemainingCount } = query
+  const keys = await repo.searchKeys(filter, conditions, request.position, KEYS_LIMIT + 1)
+  if (keys.length <= VERIFY_ALL_LIMIT) {
+    const kept = verify(await rowsAt(query, keys))
+    const records = kept.slice(0, request.pageSize)
+    return finish(records, Math.min(kept.length - records.length, maxRemainingCount), request)
   }
-  return scanVerified(query, request, verify)
-}
-
-async function scanVerified(query: PageQuery, request: PageRequest, verify: Verify) {
   const records: ObjectRecord[] = []
-  let after = request.position
-  for (;;) {
-    const batch = await scan(query, after, SCAN_BATCH)
-    records.push(...verify(batch).slice(0, request.pageSize - records.length))
-    const lastKept = records.at(-1)
-    if (records.length === request.pageSize && lastKept !== undefined) {
-      const { filter, conditions, maxRemainingCount } = query
-      const position = positionOf(lastKept)
-      const remaining = await query.repo.countAfter(filter, conditions, position, maxRemainingCount)
-      return finish(records, remaining, request)
-    }
-    const last = batch.at(-1)
-    if (batch.length < SCAN_BATCH || last === undefined) return finish(records, 0, request)
-    after = positionOf(last)
+  let next = 0
+  const step = request.pageSize + 50
+  while (records.length < request.pageSize && next < keys.length) {
+    const slice = keys.slice(next, next + step)
+    next += slice.length
+    records.push(...verify(await rowsAt(query, slice)).slice(0, request.pageSize - records.length))
   }
+  const last = records.at(-1)
+  if (last === undefined || records.length < request.pageSize) return finish(records, 0, request)
+  const after = keys.findIndex((key) => key.id === last.id) + 1
+  const remaining =
+    keys.length <= KEYS_LIMIT
+      ? keys.length - after
+      : await repo.countAfter(filter, conditions, positionOf(last), maxRemainingCount)
+  return finish(records, Math.min(remaining, maxRemainingCount), request)
 }

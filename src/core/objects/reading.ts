@@ -1,7 +1,6 @@
 // src/core/objects/reading.ts: get, list, search and count objects
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
-import { VaultError } from '../errors.ts'
 import { collectionResource } from '../iam/policy.ts'
 import { assertTenantAllowed, effectiveTenants, isTenantAllowed } from '../iam/tenants.ts'
 import type { ObjectFilter, ObjectRecord, SearchCondition } from '../objects-store.ts'
@@ -11,12 +10,12 @@ import type { ObjectsDeps } from './deps.ts'
 import { invalidRequest, notInMemoryMode, objectsNotFound } from './errors.ts'
 import { exportValues } from './export.ts'
 import { readObjectId } from './ids.ts'
+import { drainSubstring, likeVerifier } from './like.ts'
 import { type Page, pageRequest, readPage, readVerifiedPage, type Verify } from './paging.ts'
 import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts'
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
-import { openObjects } from './sealing.ts'
-import { type LikeCheck, type ObjectsQuery, planSearch } from './search.ts'
+import { type ObjectsQuery, planSearch } from './search.ts'
 
 type Fields = Record<string, unknown>
 
@@ -145,37 +144,6 @@ export function createReading(deps: ObjectsDeps) {
     }
   }
 
-  /** Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). */
-  function verifier(collection: StoredCollection, likes: readonly LikeCheck[]): Verify {
-    const properties = likes.map((l) => l.property)
-    return (rows) => {
-      const opened = openObjects(
-        deps.envelope,
-        rows.map((r) => ({
-          collection: collection.name,
-          objectId: r.id,
-          sealed: JSON.parse(r.sealed),
-          properties,
-        })),
-      )
-      return rows.filter((_, i) =>
-        likes.every((l) => {
-          const value = opened[i]?.[l.property]
-          return typeof value === 'string' && l.pattern.matches(value)
-        }),
-      )
-    }
-  }
-
-  /** A `like` search sees every earlier write: the collection's queue is indexed first, or 503. */
-  async function drainSubstring(collection: StoredCollection): Promise<void> {
-    if (await deps.substring.drain(collection.name, settings.substringDrainLimit)) return
-    throw new VaultError('substringIndexNotReady', {
-      message: 'The substring index is still being built for recent writes; retry shortly.',
-      context: { collection: collection.name },
-    })
-  }
-
   /** §3.5: `match`, `in` and `like` ANDed; a query that selects by `id` is not paged. */
   async function search(
     ctx: RequestContext,
@@ -188,9 +156,10 @@ export function createReading(deps: ObjectsDeps) {
     for (const property of plan.searched) ctx.audit.properties.add(property)
     const searched = propertyChecks(read.collection, plan.searched, 'search', read.plan.isArchived)
     deps.iam.checkPolicies(ctx, [...readChecks(read.collection, read.plan), ...searched])
-    if (plan.likes.length > 0) await drainSubstring(read.collection)
+    if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
-    const verify = plan.likes.length > 0 ? verifier(read.collection, plan.likes) : undefined
+    const verify =
+      plan.likes.length > 0 ? likeVerifier(deps, read.collection, plan.likes) : undefined
     const paging = pageQuery(filter, plan.conditions)
     if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
     const fingerprint = queryFingerprint([

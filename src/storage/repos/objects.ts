@@ -160,15 +160,24 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
       .where('object_index.digest', 'in', digests.length > 0 ? [...digests] : [new Uint8Array()])
   }
 
+  /**
+   * The objects holding every gram: one primary-key range per gram, intersected by the
+   * database. (A single `IN … GROUP BY object_id HAVING count = n` made SQLite walk the whole
+   * collection's grams through the object index: 130 ms against 1 ms over 100,000 objects.)
+   */
   function gramIds(collection: string, property: string, grams: readonly Uint8Array[]) {
-    return db
-      .selectFrom('object_ngrams')
-      .select('object_ngrams.object_id')
-      .where('object_ngrams.collection', '=', collection)
-      .where('object_ngrams.property', '=', property)
-      .where('object_ngrams.gram', 'in', [...grams])
-      .groupBy('object_ngrams.object_id')
-      .having((h) => h.fn.count<number>('object_ngrams.gram').distinct(), '=', grams.length)
+    const holding = (gram: Uint8Array) =>
+      db
+        .selectFrom('object_ngrams')
+        .select('object_ngrams.object_id')
+        .where('object_ngrams.collection', '=', collection)
+        .where('object_ngrams.property', '=', property)
+        .where('object_ngrams.gram', '=', gram)
+    const [first, ...rest] = grams.length > 0 ? grams : [new Uint8Array()]
+    return rest.reduce(
+      (query, gram) => query.intersect(holding(gram)),
+      holding(first as Uint8Array),
+    )
   }
 
   /** The ids one index condition selects: blind-index digests, or objects holding every n-gram. */
@@ -189,16 +198,8 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
       return new Set(rows.map((row) => row.object_id))
     }
     if (condition.kind !== 'grams' || condition.grams.length === 0) return new Set()
-    const rows = await db
-      .selectFrom('object_ngrams')
-      .select(['object_id', 'gram'])
-      .where('collection', '=', collection)
-      .where('property', '=', condition.property)
-      .where('gram', 'in', [...condition.grams])
-      .execute()
-    const hits = new Map<string, number>()
-    for (const row of rows) hits.set(row.object_id, (hits.get(row.object_id) ?? 0) + 1)
-    return new Set([...hits].filter(([, n]) => n === condition.grams.length).map(([id]) => id))
+    const rows = await gramIds(collection, condition.property, condition.grams).execute()
+    return new Set(rows.map((row) => row.object_id))
   }
 
   /**
@@ -249,26 +250,47 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     return ids?.kind === 'ids' && ids.ids.length <= IN_MEMORY_IDS
   }
 
-  async function matching(
+  /** The rows (or only their keys) matching an in-memory id set, in creation order. */
+  async function matching<T extends 'all' | 'keys'>(
+    filter: ObjectFilter,
+    conditions: readonly SearchCondition[],
+    options: { position: PagePosition | undefined; select: T },
+  ): Promise<T extends 'all' ? Row[] : Pick<Row, 'id' | 'created_at'>[]> {
+    const rows: Pick<Row, 'id' | 'created_at'>[] = []
+    const ids = conditions.find((c) => c.kind === 'ids')
+    const all = ids?.kind === 'ids' ? [...new Set(ids.ids)] : []
+    const rest = conditions.filter((c) => c.kind !== 'ids')
+    for (let i = 0; i < all.length; i += INSERT_CHUNK) {
+      const chunk = all.slice(i, i + INSERT_CHUNK)
+      const query = base(filter, [{ kind: 'ids', ids: chunk }, ...rest], options.position)
+      rows.push(
+        ...(await (options.select === 'all'
+          ? query.selectAll('objects')
+          : query.select(['objects.id', 'objects.created_at'])
+        ).execute()),
+      )
+    }
+    rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    return rows as T extends 'all' ? Row[] : Pick<Row, 'id' | 'created_at'>[]
+  }
+
+  /**
+   * A page of an in-memory id set: when the set is larger than the page, the keys are ordered
+   * first and only the page's rows are read.
+   */
+  async function pageInMemory(
     filter: ObjectFilter,
     conditions: readonly SearchCondition[],
     position: PagePosition | undefined,
-  ) {
-    const rows: Row[] = []
+    limit: number,
+  ): Promise<Row[]> {
     const ids = conditions.find((c) => c.kind === 'ids')
-    const all = ids?.kind === 'ids' ? [...new Set(ids.ids)] : []
-    for (let i = 0; i < all.length; i += INSERT_CHUNK) {
-      const chunk = all.slice(i, i + INSERT_CHUNK)
-      const rest = conditions.filter((c) => c.kind !== 'ids')
-      rows.push(
-        ...(await base(filter, [{ kind: 'ids', ids: chunk }, ...rest], position)
-          .selectAll('objects')
-          .execute()),
-      )
-    }
-    return rows.sort(
-      (a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    )
+    const size = ids?.kind === 'ids' ? ids.ids.length : 0
+    if (size <= limit) return matching(filter, conditions, { position, select: 'all' })
+    const keys = await matching(filter, conditions, { position, select: 'keys' })
+    const chosen = keys.slice(0, limit).map((key) => key.id)
+    const rest = conditions.filter((c) => c.kind !== 'ids')
+    return matching(filter, [{ kind: 'ids', ids: chosen }, ...rest], { position, select: 'all' })
   }
 
   return {
@@ -300,7 +322,7 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     async search(filter, given, position, limit) {
       const conditions = await resolve(filter.collection, given)
       if (inMemory(conditions))
-        return (await matching(filter, conditions, position)).slice(0, limit).map(toRecord)
+        return (await pageInMemory(filter, conditions, position, limit)).map(toRecord)
       const rows = await base(filter, conditions, position)
         .selectAll('objects')
         .orderBy('objects.created_at')
@@ -309,10 +331,24 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
         .execute()
       return rows.map(toRecord)
     },
+    async searchKeys(filter, given, position, limit) {
+      const conditions = await resolve(filter.collection, given)
+      const keys = inMemory(conditions)
+        ? (await matching(filter, conditions, { position, select: 'keys' })).slice(0, limit)
+        : await base(filter, conditions, position)
+            .select(['objects.id', 'objects.created_at'])
+            .orderBy('objects.created_at')
+            .orderBy('objects.id')
+            .limit(limit)
+            .execute()
+      return keys.map((key) => ({ createdAt: key.created_at, id: key.id }))
+    },
     async countAfter(filter, given, position, cap) {
       const conditions = await resolve(filter.collection, given)
-      if (inMemory(conditions))
-        return Math.min(cap, (await matching(filter, conditions, position)).length)
+      if (inMemory(conditions)) {
+        const keys = await matching(filter, conditions, { position, select: 'keys' })
+        return Math.min(cap, keys.length)
+      }
       const inner = base(filter, conditions, position).select(sql.lit(1).as('one')).limit(cap)
       const row = await db
         .selectFrom(inner.as('page'))

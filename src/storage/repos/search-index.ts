@@ -134,19 +134,25 @@ export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
 }
 
 export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
+  /**
+   * Takes objects off the queue unless queued again later. Grouped by queue time (a batch's
+   * objects usually share one), so each statement is a primary-key lookup per id.
+   */
   async function dequeue(collection: string, objects: readonly ObjectGrams[]): Promise<void> {
-    for (const chunk of chunks(objects, 100)) {
-      await db
-        .deleteFrom('substring_pending')
-        .where('collection', '=', collection)
-        .where((eb) =>
-          eb.or(
-            chunk.map((o) =>
-              eb.and([eb('object_id', '=', o.objectId), eb('queued_at', '<=', o.queuedAt)]),
-            ),
-          ),
-        )
-        .execute()
+    const byTime = Map.groupBy(objects, (o) => o.queuedAt)
+    for (const [queuedAt, group] of byTime) {
+      for (const chunk of chunks(group)) {
+        await db
+          .deleteFrom('substring_pending')
+          .where('collection', '=', collection)
+          .where(
+            'object_id',
+            'in',
+            chunk.map((o) => o.objectId),
+          )
+          .where('queued_at', '<=', queuedAt)
+          .execute()
+      }
     }
   }
 
@@ -166,7 +172,6 @@ export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
       let query = db
         .selectFrom('substring_pending')
         .select(['collection', 'object_id', 'queued_at'])
-        .orderBy('queued_at')
         .limit(limit)
       if (collection !== undefined) query = query.where('collection', '=', collection)
       return (await query.execute()).map((row) => ({
