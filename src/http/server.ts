@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import cors from '@fastify/cors'
-import swagger from '@fastify/swagger'
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, {
   type FastifyInstance,
@@ -113,7 +112,8 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
 
 /** The OpenAPI document, generated from the route schemas, at GET /openapi.json (no credential). */
 function registerOpenApi(app: FastifyInstance, version: string): void {
-  app.register(swagger, {
+  // Loaded only when the document is served (dev mode by default): it is a large module graph.
+  app.register(import('@fastify/swagger'), {
     openapi: {
       info: { title: 'Strongroom API', version },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
