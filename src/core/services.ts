@@ -21,11 +21,13 @@ import { createIndexing } from './objects/indexing.ts'
 import { createJobs } from './objects/jobs.ts'
 import { createObjectsService } from './objects/objects.ts'
 import { createSubstringIndexer } from './objects/substring-indexer.ts'
-import { tokenlessLookup } from './objects/token-lookup.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
 import { createSystemService } from './system/system.ts'
 import type { Clock } from './time.ts'
+import { createTokensCollector, createTransactionIdsCollector } from './tokens/gc.ts'
+import { createTokenLookup } from './tokens/lookup.ts'
+import { createTokensService } from './tokens/tokens.ts'
 import type { TypeLimits } from './types/data-type.ts'
 import { createTypeRegistry } from './types/registry.ts'
 
@@ -117,7 +119,7 @@ function createDataServices(
     ...core,
     store,
     indexing,
-    tokens: tokenlessLookup,
+    tokens: createTokenLookup(store),
     exportKeys,
     substring,
     settings: settings.objects,
@@ -126,7 +128,11 @@ function createDataServices(
   const gc = createGarbageCollector({
     store,
     clock,
-    collectors: [createObjectsCollector({ store, indexing, collectionOf })],
+    collectors: [
+      createObjectsCollector({ store, indexing, collectionOf }),
+      createTokensCollector(store),
+      createTransactionIdsCollector(store),
+    ],
     retentionMs: lifecycle.gcRetentionMs,
     batchSize: lifecycle.gcBatchSize,
   })
@@ -223,7 +229,22 @@ export function createServices(deps: ServicesDeps) {
     ids: deterministicIds,
     limits: settings.crypto,
   })
-  // Stored data sealed under rotatable keys; the tokens capability adds its token-data source.
+  const tokens = createTokensService({
+    store,
+    iam,
+    collections,
+    types,
+    envelope,
+    ids: deterministicIds,
+    ciphertexts: crypto.ciphertexts,
+    objects: data.objects,
+    audit,
+    settings: {
+      maxTags: settings.crypto.maxTags,
+      defaultExpirySecs: settings.crypto.tokenExpirationSecs,
+    },
+  })
+  // Stored data sealed under rotatable keys.
   const reencryptionSources = [createObjectsReencryption({ store, envelope })]
   const reencryption = createReencryptionJob({
     store,
@@ -256,6 +277,7 @@ export function createServices(deps: ServicesDeps) {
     ...data,
     deterministicIds,
     crypto,
+    tokens,
     reencryption,
     keys,
   }
