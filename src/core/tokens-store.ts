@@ -72,7 +72,7 @@ export type TokensRepo = {
   byTransaction(collection: string, transactionId: string): Promise<TokenRecord[]>
   updateMeta(changes: readonly TokenMetaChange[]): Promise<void>
   updateData(changes: readonly TokenDataChange[]): Promise<void>
-  /** Moves every token, claim and reuse entry of an ID to a new ID (rotate). */
+  /** Moves every token and reuse entry of an ID to a new ID the caller claimed; the old claim goes (rotate). */
   rename(collection: string, from: string, to: string): Promise<void>
   /** Removes rows for good; IDs left without rows lose their claims and reuse entries. */
   delete(collection: string, rowIds: readonly string[]): Promise<void>

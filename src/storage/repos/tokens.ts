@@ -225,9 +225,9 @@ export function createTokensRepo(db: Kysely<Tables>): TokensRepo {
         .where('collection', '=', collection)
         .where('token_id', '=', from)
         .execute()
+      // The new ID was claimed by the caller; the old claim goes.
       await db
-        .updateTable('token_ids')
-        .set({ token_id: to })
+        .deleteFrom('token_ids')
         .where('collection', '=', collection)
         .where('token_id', '=', from)
         .execute()
