@@ -1,6 +1,7 @@
 // src/contract/tokens.ts: wire shapes of the tokens operations (endpoints §4, tokens.md)
 import { type Static, Type } from 'typebox'
 import { DataQuery, QueryList } from './common.ts'
+import { ErrorBody } from './errors.ts'
 import { ObjectFields, Paging } from './objects.ts'
 
 /** @example "pci" */
@@ -191,3 +192,17 @@ export const ImportTokensQuery = Type.Object({
   ...DataQuery.properties,
   export_key: Type.Optional(Type.String()),
 })
+
+/** One item of an import answer, in request order. @example { "token_id": "…", "ok": true } */
+export const ImportTokenResult = Type.Object({
+  token_id: Type.String(),
+  ok: Type.Boolean(),
+  error: Type.Optional(ErrorBody),
+})
+
+/** @example { "ok": true, "results": [{ "token_id": "…", "ok": true }] } */
+export const ImportTokensBulkResponse = Type.Object({
+  ok: Type.Boolean(),
+  results: Type.Array(ImportTokenResult),
+})
+export const ImportTokensBody = Type.Array(TokenData)

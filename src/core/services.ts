@@ -12,6 +12,7 @@ import { createCryptoService } from './crypto-api/crypto-service.ts'
 import { createKeysService } from './crypto-api/keys-service.ts'
 import { createStoreObjectReader } from './crypto-api/object-reader.ts'
 import { createObjectsReencryption } from './crypto-api/reencrypt-objects.ts'
+import { createTokensReencryption } from './crypto-api/reencrypt-tokens.ts'
 import { createReencryptionJob } from './crypto-api/rotation.ts'
 import { createIamService } from './iam/iam.ts'
 import { createObjectsData } from './objects/data-port.ts'
@@ -237,15 +238,20 @@ export function createServices(deps: ServicesDeps) {
     envelope,
     ids: deterministicIds,
     ciphertexts: crypto.ciphertexts,
+    exportKeys: data.exportKeys,
     objects: data.objects,
     audit,
     settings: {
       maxTags: settings.crypto.maxTags,
       defaultExpirySecs: settings.crypto.tokenExpirationSecs,
+      page: settings.objects,
     },
   })
   // Stored data sealed under rotatable keys.
-  const reencryptionSources = [createObjectsReencryption({ store, envelope })]
+  const reencryptionSources = [
+    createObjectsReencryption({ store, envelope }),
+    createTokensReencryption({ store, envelope }),
+  ]
   const reencryption = createReencryptionJob({
     store,
     keyring,

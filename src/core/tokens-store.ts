@@ -72,6 +72,8 @@ export type TokensRepo = {
   byTransaction(collection: string, transactionId: string): Promise<TokenRecord[]>
   updateMeta(changes: readonly TokenMetaChange[]): Promise<void>
   updateData(changes: readonly TokenDataChange[]): Promise<void>
+  /** Swaps a row's sealed data if it is still `from` (re-encryption); false when it changed. */
+  replaceSealed(rowId: string, from: Uint8Array, to: Uint8Array): Promise<boolean>
   /** Moves every token and reuse entry of an ID to a new ID the caller claimed; the old claim goes (rotate). */
   rename(collection: string, from: string, to: string): Promise<void>
   /** Removes rows for good; IDs left without rows lose their claims and reuse entries. */

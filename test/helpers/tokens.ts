@@ -32,5 +32,12 @@ export function tokensOf(server: TestServer, collection: string) {
       server.request('POST', `${base}/rotate/tokens?${REASON}${join(query)}`),
     transaction: (id: string) => server.request('GET', `${base}/transaction_id/${id}?${REASON}`),
     count: () => server.request('GET', `${base}/count/tokens?${REASON}`),
+    export: (query = '') => server.request('GET', `${base}/export/tokens?${REASON}${join(query)}`),
+    import: (body: unknown, exportKey: string) =>
+      server.request(
+        'POST',
+        `${base}/import/tokens?${REASON}&export_key=${encodeURIComponent(exportKey)}`,
+        { body },
+      ),
   }
 }

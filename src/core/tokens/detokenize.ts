@@ -5,6 +5,7 @@ import { auditTouched, propertyChecks } from '../objects/access.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem } from './errors.ts'
 import { groupTokens, type TokenGroup } from './metadata.ts'
+import { type PropItem, planProps, propChecks } from './props.ts'
 import { openTokens, ownerValues, type TokenView } from './records.ts'
 import { hasCriterion, type Selection, type SelectState, selectTokens } from './selection.ts'
 
@@ -21,12 +22,19 @@ export type Detokenized = {
 }
 
 function fieldsOf(
+  ctx: RequestContext,
   view: TokenView,
   data: Record<string, unknown>,
-  props: readonly string[] | undefined,
+  items: readonly PropItem[] | undefined,
 ) {
-  const wanted = props ?? view.row.props
-  return Object.fromEntries(wanted.map((p) => [p, data[p] ?? null]))
+  if (items === undefined)
+    return Object.fromEntries(view.row.props.map((p) => [p, data[p] ?? null]))
+  return Object.fromEntries(
+    items.map((item) => {
+      const value = data[item.property] ?? null
+      return [item.key, item.apply ? item.apply(value, ctx) : value]
+    }),
+  )
 }
 
 export async function detokenize(
@@ -46,14 +54,20 @@ export async function detokenize(
   if (views.length === 0 && matched.length > 0 && selection.tokenIds?.length)
     throw invalidItem('A pci_oneway token cannot be detokenized.', 'token_ids')
   const props = options.props?.length ? [...new Set(options.props)] : undefined
+  const items = props === undefined ? undefined : planProps(collection, deps.types, props)
   for (const view of views)
-    if (props?.some((p) => !view.row.props.includes(p)))
+    if (items?.some((item) => !view.row.props.includes(item.property)))
       throw invalidItem('The props must be among the properties of the tokens.', 'props')
-  const names = props ?? views.flatMap((v) => v.row.props)
-  deps.iam.checkPolicies(ctx, [
-    ...propertyChecks(collection, names, 'detokenize'),
-    ...propertyChecks(collection, names, 'read'),
-  ])
+  const names = items?.map((i) => i.property) ?? views.flatMap((v) => v.row.props)
+  deps.iam.checkPolicies(
+    ctx,
+    items === undefined
+      ? [
+          ...propertyChecks(collection, names, 'detokenize'),
+          ...propertyChecks(collection, names, 'read'),
+        ]
+      : propChecks(collection.name, items),
+  )
   auditTouched(ctx, collection, names)
   const data = openTokens(
     deps.envelope,
@@ -69,7 +83,10 @@ export async function detokenize(
   return views.map((view, i) => {
     const values =
       view.row.type === 'pointer' ? (current.get(view.row.objectId ?? '') ?? {}) : (data[i] ?? {})
-    const item: Detokenized = { token_id: view.row.tokenId, fields: fieldsOf(view, values, props) }
+    const item: Detokenized = {
+      token_id: view.row.tokenId,
+      fields: fieldsOf(ctx, view, values, items),
+    }
     const metadata = groups?.get(view.row.tokenId)
     return metadata ? { ...item, metadata } : item
   })

@@ -1,6 +1,6 @@
 // src/core/tokens/selection.ts: selecting tokens by token_ids, object_ids and tags (tokens.md §7)
 import type { RequestContext } from '../context.ts'
-import { filterByTenant } from '../iam/tenants.ts'
+import { assertTenantAllowed, filterByTenant } from '../iam/tenants.ts'
 import { objectsNotFound } from '../objects/errors.ts'
 import type { TokensDeps } from './deps.ts'
 import { isActiveView, type TokenView, viewTokens } from './records.ts'
@@ -19,7 +19,10 @@ const given = (list: readonly string[] | undefined) =>
 export const hasCriterion = (s: Selection) =>
   given(s.tokenIds) !== undefined || given(s.objectIds) !== undefined || given(s.tags) !== undefined
 
-/** The matching tokens of the call's tenants in the wanted state; listed objects must exist. */
+/**
+ * The matching tokens of the call's tenants in the wanted state; listed objects must exist. Tokens
+ * named in `tokenIds` outside the call's tenants fail it with 403 ERR1006.
+ */
 export async function selectTokens(
   deps: TokensDeps,
   ctx: RequestContext,
@@ -41,6 +44,9 @@ export async function selectTokens(
   const inState = views.filter((v) =>
     state === 'all' ? true : isActiveView(v, ctx.now) === (state === 'active'),
   )
+  // Tokens named by ID are touched, not searched: one of another tenant fails the call (iam.md §10).
+  if (given(selection.tokenIds) !== undefined)
+    for (const view of inState) assertTenantAllowed(ctx, view.tenantId)
   return filterByTenant(ctx, inState, (v) => v.tenantId)
 }
 

@@ -1,8 +1,10 @@
-// src/core/tokens/tokens.ts: the tokens service: tokenize, detokenize, search, update, delete, rotate, transactions, count
-import type { TokenizeRequest, UpdateTokenRequest } from '../../contract/tokens.ts'
+// src/core/tokens/tokens.ts: the tokens service: tokenize, detokenize, search, update, delete, rotate, transactions, count, export, import
+import type { TokenData, TokenizeRequest, UpdateTokenRequest } from '../../contract/tokens.ts'
 import type { RequestContext } from '../context.ts'
 import type { TokensDeps } from './deps.ts'
 import { type DetokenizeOptions, detokenize, searchTokens } from './detokenize.ts'
+import { type ExportOptions, exportTokens } from './export.ts'
+import { importTokens } from './import.ts'
 import { countTokens, deleteTokens, rotateTokens, transactionTokens } from './manage.ts'
 import type { Selection } from './selection.ts'
 import { type TokenizeOptions, tokenize } from './tokenize.ts'
@@ -44,6 +46,14 @@ export function createTokensService(deps: TokensDeps) {
     byTransaction: (ctx: Ctx, collection: string, transactionId: string) =>
       transactionTokens(deps, ctx, collection, transactionId),
     count: (ctx: Ctx, collection: string) => countTokens(deps, ctx, collection),
+    export: (ctx: Ctx, collection: string, options: ExportOptions) =>
+      exportTokens(deps, ctx, collection, options),
+    import: (
+      ctx: Ctx,
+      collection: string,
+      items: readonly TokenData[],
+      exportKey: string | undefined,
+    ) => importTokens(deps, ctx, collection, items, exportKey),
   }
 }
 

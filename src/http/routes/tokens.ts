@@ -1,14 +1,20 @@
 // src/http/routes/tokens.ts: HTTP binding for tokens (endpoints §4)
 
 import { DataQuery } from '../../contract/common.ts'
+import type { ErrorBody } from '../../contract/errors.ts'
 import {
   DeleteTokensQuery,
   DetokenizedTokens,
   DetokenizeQuery,
+  ExportTokensQuery,
+  ImportTokensBody,
+  ImportTokensBulkResponse,
+  ImportTokensQuery,
   QueryToken,
   RotatedTokens,
   RotateTokensQuery,
   SearchTokensQuery,
+  TokenDataPage,
   TokenizeBody,
   TokenizeQuery,
   TokenMetadataList,
@@ -20,6 +26,7 @@ import {
   UpdateTokenRequest,
   UpdateTokensQuery,
 } from '../../contract/tokens.ts'
+import { toErrorResponse } from '../errors.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/data/collections/:collection'
@@ -147,5 +154,46 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
       schema: { params, querystring: DataQuery, response: { 200: TokensCount } },
     },
     (req) => tokens.count(req.ctx, req.params.collection),
+  )
+
+  app.get(
+    `${BASE}/export/tokens`,
+    {
+      config: { operation: 'export_tokens' },
+      schema: { params, querystring: ExportTokensQuery, response: { 200: TokenDataPage } },
+    },
+    (req) =>
+      tokens.export(req.ctx, req.params.collection, {
+        pageSize: req.query.page_size,
+        cursor: req.query.cursor,
+        tokenTypes: req.query.token_types,
+      }),
+  )
+
+  app.post(
+    `${BASE}/import/tokens`,
+    {
+      config: { operation: 'import_tokens' },
+      schema: {
+        params,
+        querystring: ImportTokensQuery,
+        body: ImportTokensBody,
+        response: { 200: ImportTokensBulkResponse },
+      },
+    },
+    async (req) => {
+      const result = await tokens.import(
+        req.ctx,
+        req.params.collection,
+        req.body,
+        req.query.export_key,
+      )
+      const results = result.results.map((item) => {
+        if (item.error === undefined) return { token_id: item.token_id, ok: item.ok }
+        const error: ErrorBody = toErrorResponse(item.error, req.log).body
+        return { token_id: item.token_id, ok: false, error }
+      })
+      return { ok: result.ok, results }
+    },
   )
 }

@@ -218,6 +218,15 @@ export function createTokensRepo(db: Kysely<Tables>): TokensRepo {
           .where('row_id', '=', change.rowId)
           .execute()
     },
+    async replaceSealed(rowId, from, to) {
+      const result = await db
+        .updateTable('tokens')
+        .set({ sealed: Buffer.from(to) })
+        .where('row_id', '=', rowId)
+        .where('sealed', '=', Buffer.from(from))
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
     async rename(collection, from, to) {
       await db
         .updateTable('tokens')
