@@ -83,6 +83,24 @@ describeEngines('tokens API', (engine) => {
     )
   })
 
+  it('stores no object with store_object when the tokens fail (one transaction)', async () => {
+    const objects = objectsOf(server, 'cards2')
+    const before = (await (await objects.count()).json()).total
+    const taken = {
+      type: 'randomized',
+      token_id: 'atomic-taken',
+      object: { fields: { name: 'T' } },
+    }
+    expect((await tokensOf(server, 'cards2').tokenize([taken])).status).toBe(200)
+    const stored = {
+      type: 'randomized',
+      object: { fields: { card: CARD, name: 'Eve' } },
+      store_object: true,
+    }
+    await expectError(await tokensOf(server, 'cards2').tokenize([stored, taken]), 409, 'ERR9001')
+    expect((await (await objects.count()).json()).total).toBe(before)
+  })
+
   it('stores the object with store_object and shares it by request_index', async () => {
     const res = await tokens.tokenize([
       { type: 'randomized', object: { fields: { card: CARD, name: 'Di' } }, store_object: true },

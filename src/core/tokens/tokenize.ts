@@ -52,23 +52,32 @@ function checksOf(
   return checks
 }
 
-/** Stores the `store_object` items' fields as new objects; returns item index → object id. */
-async function storeObjects(
+/**
+ * Writes the tokens; with `store_object` items, in the same transaction as their new objects,
+ * so a token conflict leaves no object behind. Returns the tokens' IDs and item → object id.
+ */
+async function storeAll(
   deps: TokensDeps,
   ctx: RequestContext,
   name: string,
   items: readonly TokenizeRequest[],
-) {
+  write: (tx: Repos, created: ReadonlyMap<number, string>) => Promise<string[]>,
+): Promise<{ ids: string[]; created: ReadonlyMap<number, string> }> {
   const indexes = items.flatMap((item, i) => (item.store_object === true ? [i] : []))
-  if (indexes.length === 0) return new Map<number, string>()
+  if (indexes.length === 0) {
+    const ids = await deps.store.transaction((tx) => write(tx, new Map()))
+    return { ids, created: new Map() }
+  }
   const bodies = indexes.map((i) => items[i]?.object.fields ?? {})
-  const result = await deps.objects.addMany(ctx, name, bodies, {
-    expirationSecs: undefined,
-    isImport: false,
-    exportKey: undefined,
+  let ids: string[] = []
+  let created = new Map<number, string>()
+  const options = { expirationSecs: undefined, isImport: false, exportKey: undefined }
+  const result = await deps.objects.addMany(ctx, name, bodies, options, async (tx, objectIds) => {
+    created = new Map(indexes.map((index, j) => [index, objectIds[j] ?? '']))
+    ids = await write(tx, created)
   })
   throwFirstError(result)
-  return new Map(indexes.map((index, j) => [index, result.results[j]?.id ?? '']))
+  return { ids, created }
 }
 
 function ownerOf(plan: ItemPlan, created: ReadonlyMap<number, string>): string | undefined {
@@ -123,58 +132,85 @@ export async function tokenize(
       exceptTokenId: undefined,
     })),
   )
-  const created = await storeObjects(deps, ctx, name, items)
   const expiresAt = expiry.kind === 'at' ? expiry.at : undefined
-  const drafts = plans.map((plan): Draft => {
-    const objectId = ownerOf(plan, created)
-    const hasData = plan.type !== 'pointer'
-    return {
-      plan,
-      expiryGiven: options.expirationSecs !== undefined,
-      row: {
-        rowId: randomUUID(),
-        collection: collection.name,
-        type: plan.type,
-        scope: plan.scope,
-        props: plan.props,
-        objectId,
-        tenantId: plan.source.object?.tenantId ?? singleTenant,
-        sealed: hasData ? Buffer.alloc(0) : undefined,
-        fingerprint:
-          plan.type === 'pci' || plan.type === 'pci_oneway' || plan.type === 'deterministic'
-            ? fingerprintOf(deps.envelope, { ...plan, collection: collection.name })
-            : undefined,
-        tags: plan.tags,
-        createdAt: ctx.now,
-        modifiedAt: ctx.now,
-        expiresAt,
-        fptemplate: plan.template,
-        fpprops: plan.fpprops,
-        transactionId: txId,
-      },
-    }
+  const draftsOf = (created: ReadonlyMap<number, string>) =>
+    plans.map(
+      (plan): Draft => ({
+        plan,
+        expiryGiven: options.expirationSecs !== undefined,
+        row: rowOf(collection.name, plan, {
+          objectId: ownerOf(plan, created),
+          tenantId: plan.source.object?.tenantId ?? singleTenant,
+          fingerprint:
+            plan.type === 'pci' || plan.type === 'pci_oneway' || plan.type === 'deterministic'
+              ? fingerprintOf(deps.envelope, { ...plan, collection: collection.name })
+              : undefined,
+          now: ctx.now,
+          expiresAt,
+          transactionId: txId,
+        }),
+      }),
+    )
+  const { ids, created } = await storeAll(deps, ctx, name, items, (tx, created) => {
+    const ready = sealDrafts(deps, collection.name, draftsOf(created))
+    auditObjects(
+      ctx,
+      ready.flatMap((d) => (d.row.objectId ? [d.row.objectId] : [])),
+    )
+    return writeAll(deps, tx, ready, ctx.now)
   })
-  const sealed = sealTokens(
-    deps.envelope,
-    drafts
-      .filter((d) => d.row.sealed !== undefined)
-      .map((d) => ({ collection: collection.name, rowId: d.row.rowId, values: d.plan.values })),
-  )
-  let next = 0
-  const ready = drafts.map((d) =>
-    d.row.sealed === undefined ? d : { ...d, row: { ...d.row, sealed: sealed[next++] } },
-  )
-  auditObjects(
-    ctx,
-    ready.flatMap((d) => (d.row.objectId ? [d.row.objectId] : [])),
-  )
-  const ids = await deps.store.transaction((tx) => writeAll(deps, tx, ready, ctx.now))
   return ids.map((tokenId, i) => {
     const objectId = created.get(i)
     return objectId === undefined
       ? { token_id: tokenId }
       : { token_id: tokenId, object_id: objectId }
   })
+}
+
+function rowOf(
+  collection: string,
+  plan: ItemPlan,
+  at: Readonly<{
+    objectId: string | undefined
+    tenantId: string | undefined
+    fingerprint: Uint8Array | undefined
+    now: number
+    expiresAt: number | undefined
+    transactionId: string | undefined
+  }>,
+): Draft['row'] {
+  return {
+    rowId: randomUUID(),
+    collection,
+    type: plan.type,
+    scope: plan.scope,
+    props: plan.props,
+    objectId: at.objectId,
+    tenantId: at.tenantId,
+    sealed: plan.type !== 'pointer' ? Buffer.alloc(0) : undefined,
+    fingerprint: at.fingerprint,
+    tags: plan.tags,
+    createdAt: at.now,
+    modifiedAt: at.now,
+    expiresAt: at.expiresAt,
+    fptemplate: plan.template,
+    fpprops: plan.fpprops,
+    transactionId: at.transactionId,
+  }
+}
+
+/** Seals the data of the drafts that carry some (all but pointer), in one batch. */
+function sealDrafts(deps: TokensDeps, collection: string, drafts: readonly Draft[]): Draft[] {
+  const sealed = sealTokens(
+    deps.envelope,
+    drafts
+      .filter((d) => d.row.sealed !== undefined)
+      .map((d) => ({ collection, rowId: d.row.rowId, values: d.plan.values })),
+  )
+  let next = 0
+  return drafts.map((d) =>
+    d.row.sealed === undefined ? d : { ...d, row: { ...d.row, sealed: sealed[next++] } },
+  )
 }
 
 async function writeAll(
