@@ -12,6 +12,7 @@ import { createCryptoService } from './crypto-api/crypto-service.ts'
 import { createKeysService } from './crypto-api/keys-service.ts'
 import { createStoreObjectReader } from './crypto-api/object-reader.ts'
 import { createObjectsReencryption } from './crypto-api/reencrypt-objects.ts'
+import { createTokensReencryption } from './crypto-api/reencrypt-tokens.ts'
 import { createReencryptionJob } from './crypto-api/rotation.ts'
 import { createIamService } from './iam/iam.ts'
 import { createObjectsData } from './objects/data-port.ts'
@@ -21,11 +22,13 @@ import { createIndexing } from './objects/indexing.ts'
 import { createJobs } from './objects/jobs.ts'
 import { createObjectsService } from './objects/objects.ts'
 import { createSubstringIndexer } from './objects/substring-indexer.ts'
-import { tokenlessLookup } from './objects/token-lookup.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
 import { createSystemService } from './system/system.ts'
 import type { Clock } from './time.ts'
+import { createTokensCollector, createTransactionIdsCollector } from './tokens/gc.ts'
+import { createTokenLookup } from './tokens/lookup.ts'
+import { createTokensService } from './tokens/tokens.ts'
 import type { TypeLimits } from './types/data-type.ts'
 import { createTypeRegistry } from './types/registry.ts'
 
@@ -117,7 +120,7 @@ function createDataServices(
     ...core,
     store,
     indexing,
-    tokens: tokenlessLookup,
+    tokens: createTokenLookup(store),
     exportKeys,
     substring,
     settings: settings.objects,
@@ -126,7 +129,11 @@ function createDataServices(
   const gc = createGarbageCollector({
     store,
     clock,
-    collectors: [createObjectsCollector({ store, indexing, collectionOf })],
+    collectors: [
+      createObjectsCollector({ store, indexing, collectionOf }),
+      createTokensCollector(store),
+      createTransactionIdsCollector(store),
+    ],
     retentionMs: lifecycle.gcRetentionMs,
     batchSize: lifecycle.gcBatchSize,
   })
@@ -224,8 +231,28 @@ export function createServices(deps: ServicesDeps) {
     ids: deterministicIds,
     limits: settings.crypto,
   })
-  // Stored data sealed under rotatable keys; the tokens capability adds its token-data source.
-  const reencryptionSources = [createObjectsReencryption({ store, envelope })]
+  const tokens = createTokensService({
+    store,
+    iam,
+    collections,
+    types,
+    envelope,
+    ids: deterministicIds,
+    ciphertexts: crypto.ciphertexts,
+    exportKeys: data.exportKeys,
+    objects: data.objects,
+    audit,
+    settings: {
+      maxTags: settings.crypto.maxTags,
+      defaultExpirySecs: settings.crypto.tokenExpirationSecs,
+      page: settings.objects,
+    },
+  })
+  // Stored data sealed under rotatable keys.
+  const reencryptionSources = [
+    createObjectsReencryption({ store, envelope }),
+    createTokensReencryption({ store, envelope }),
+  ]
   const reencryption = createReencryptionJob({
     store,
     keyring,
@@ -257,6 +284,7 @@ export function createServices(deps: ServicesDeps) {
     ...data,
     deterministicIds,
     crypto,
+    tokens,
     reencryption,
     keys,
   }

@@ -3,6 +3,7 @@
 import type { StoredCollection, StoredProperty } from './collections/collection.ts'
 import type { ObjectsRepo, SearchIndexRepo, SubstringRepo } from './objects-store.ts'
 import type { Micros } from './time.ts'
+import type { TokensRepo } from './tokens-store.ts'
 
 export type StoreKind = 'sqlite' | 'postgres'
 
@@ -140,6 +141,7 @@ export type Repos = {
   readonly searchIndex: SearchIndexRepo
   readonly substring: SubstringRepo
   readonly collections: CollectionsRepo
+  readonly tokens: TokensRepo
 }
 
 export type Store = Repos & {

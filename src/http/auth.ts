@@ -1,6 +1,7 @@
 // src/http/auth.ts: bearer credential → principal → RequestContext, capability gate and access reason
 import type { FastifyRequest } from 'fastify'
 import { newAuditDraft, type Principal, type RequestContext } from '../core/context.ts'
+import { VaultError } from '../core/errors.ts'
 import { DATA_OPERATIONS, OPERATIONS, type Operation } from '../core/iam/operations.ts'
 import { resolveReason } from '../core/iam/reasons.ts'
 import type { Services } from '../core/services.ts'
@@ -11,6 +12,8 @@ declare module 'fastify' {
     operation?: Operation
     /** Schema updates may run long (index builds) and are exempt from the call timeout. */
     isTimeoutExempt?: boolean
+    /** `reason=Other` without `adhoc_reason` answers 404 ERR3009 (update/delete/rotate tokens, seed). */
+    isAdhocMissingNotFound?: boolean
   }
   interface FastifyRequest {
     ctx: RequestContext
@@ -99,6 +102,14 @@ export async function authenticateRequest(
   services.iam.authorize(req.ctx, operation, (req.params as { user?: string } | undefined)?.user)
   if (!isData) return
   const query = (req.query ?? {}) as QueryValues
+  if (
+    req.routeOptions.config.isAdhocMissingNotFound === true &&
+    queryString(query, 'reason') === 'Other' &&
+    !queryString(query, 'adhoc_reason')?.trim()
+  )
+    throw new VaultError('tokenNotFound', {
+      message: 'No token matched the request: the reason Other needs an adhoc_reason.',
+    })
   const reason = resolveReason(
     { reason: queryString(query, 'reason'), adhocReason: queryString(query, 'adhoc_reason') },
     services.settings.forceAccessReason,

@@ -25,6 +25,7 @@ import { keysRoutes } from './routes/keys.ts'
 import { objectsRoutes } from './routes/objects.ts'
 import { systemRoutes } from './routes/system.ts'
 import { systemAdminRoutes } from './routes/system-admin.ts'
+import { tokensRoutes } from './routes/tokens.ts'
 import type { RoutesPlugin } from './routes/types.ts'
 
 export type ServerOptions = Readonly<{
@@ -56,6 +57,7 @@ const ROUTES: readonly RoutesPlugin[] = [
   systemAdminRoutes,
   cryptoRoutes,
   keysRoutes,
+  tokensRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']

@@ -132,7 +132,7 @@ export type CollectionPropertiesTable = {
   modified_at: number
 }
 
-export type Tables = {
+export type Tables = TokenTables & {
   schema_migrations: SchemaMigrationsTable
   vault_meta: VaultMetaTable
   audit_events: AuditEventsTable
@@ -149,4 +149,37 @@ export type Tables = {
   substring_pending: SubstringPendingTable
   collections: CollectionsTable
   collection_properties: CollectionPropertiesTable
+}
+
+export type TokensTable = {
+  row_id: string
+  collection: string
+  token_id: string
+  type: string
+  scope: string
+  props: string
+  object_id: string | null
+  tenant_id: string | null
+  sealed: Uint8Array | null
+  fingerprint: Uint8Array | null
+  tags: string
+  created_at: number
+  modified_at: number
+  expires_at: number | null
+  fptemplate: string | null
+  fpprops: string | null
+  transaction_id: string | null
+}
+
+export type TokenTagsTable = { collection: string; tag: string; row_id: string }
+export type TokenIdsTable = { collection: string; token_id: string; type: string }
+export type TokenReuseTable = { namespace: string; fingerprint: Uint8Array; token_id: string }
+export type TransactionIdsTable = { collection: string; transaction_id: string; created_at: number }
+
+export type TokenTables = {
+  tokens: TokensTable
+  token_tags: TokenTagsTable
+  token_ids: TokenIdsTable
+  token_reuse: TokenReuseTable
+  transaction_ids: TransactionIdsTable
 }

@@ -15,6 +15,7 @@ import {
   createLeasesRepo,
   createWorkersRepo,
 } from './repos/system.ts'
+import { createTokensRepo } from './repos/tokens.ts'
 import type { Tables } from './schema.ts'
 
 function createRepos(db: Kysely<Tables>, dialect: Dialect): Repos {
@@ -30,6 +31,7 @@ function createRepos(db: Kysely<Tables>, dialect: Dialect): Repos {
     searchIndex: createSearchIndexRepo(db),
     substring: createSubstringRepo(db),
     collections: createCollectionsRepo(db),
+    tokens: createTokensRepo(db),
   }
 }
 

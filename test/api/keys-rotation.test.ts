@@ -211,7 +211,10 @@ describeEngines('key rotation', (engine) => {
     expect(failures).toEqual([])
     const done = await until(server, (s) => s.status === 'done')
     expect(done.key_versions.property).toBe(oldVersion + 1)
-    expect(done.target_versions).toEqual({ property: oldVersion + 1 })
+    expect(done.target_versions).toEqual({
+      property: oldVersion + 1,
+      token: done.key_versions.token,
+    })
     expect(await sealedVersions(server, 'people')).toEqual(new Set([oldVersion + 1]))
   })
 })

@@ -177,12 +177,17 @@ export function createAddition(deps: ObjectsDeps) {
     return errors
   }
 
-  /** Adds a batch atomically: every item is stored, or none is and the results say why (§3.2). */
+  /**
+   * Adds a batch atomically: every item is stored, or none is and the results say why (§3.2).
+   * `within` runs in the same transaction once every item is stored (tokenize `store_object`):
+   * whatever it throws rolls the objects back too.
+   */
   async function addMany(
     ctx: RequestContext,
     collectionName: string,
     bodies: readonly Fields[],
     options: WriteOptions,
+    within?: (tx: Repos, ids: readonly string[]) => Promise<void>,
   ): Promise<BulkResult> {
     checkBatchSize(bodies.length, deps.settings.maxPageSize)
     const collection = deps.collections.getCachedOrThrow(collectionName)
@@ -205,7 +210,12 @@ export function createAddition(deps: ObjectsDeps) {
       ctx,
       prepared.map((p) => p.record.id),
     )
-    return commit(deps, ctx, { ids, errors }, (tx) => persist(tx, ctx, collection, prepared))
+    return commit(deps, ctx, { ids, errors }, async (tx) => {
+      const failed = await persist(tx, ctx, collection, prepared)
+      if (failed.size === 0 && errors.size === 0 && within !== undefined)
+        await within(tx, ids as string[])
+      return failed
+    })
   }
 
   return { addMany }

@@ -83,11 +83,13 @@ export function createObjectsData(deps: ObjectsDataDeps): CollectionDataPort {
       await tx.searchIndex.deleteCollection(collection.name)
       await tx.substring.deleteCollection(collection.name)
       await tx.objects.deleteCollection(collection.name)
+      await tx.tokens.deleteCollection(collection.name)
     },
     async deletePropertyData(tx, collection, property) {
       await tx.searchIndex.deleteProperty(collection.name, property.name)
       await tx.substring.deleteProperty(collection.name, property.name)
       await tx.objects.removeProperty(collection.name, property.name)
+      await tx.tokens.removeProperty(collection.name, property.name)
     },
   }
 }

@@ -1,0 +1,125 @@
+// bench/tokens.ts: tokenize and detokenize over HTTP (one item, 1000-item bulk) beside a bare Fastify hello-world
+import autocannon from 'autocannon'
+import Fastify from 'fastify'
+import { createApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
+const STORE = process.env.BENCH_STORE ?? 'memory'
+const AUTH = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
+const REASON = 'reason=AppFunctionality'
+
+const config = loadConfig(
+  {
+    SVC_BACKING_STORE: STORE,
+    SVC_DATA_DIR: '/tmp/strongroom-bench',
+    SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
+    SVC_LOG_LEVEL: 'error',
+    SVC_LOG_AUDIT_SINK: 'database',
+  },
+  { devmode: true, files: false },
+)
+const app = await createApp(config, { isLogSilent: true })
+const base = `${await app.listen()}/api/pvlt/1.0`
+
+// The floor: what Fastify alone answers on this machine, in the same process and run.
+const hello = Fastify()
+hello.get('/', async () => ({ hello: 'world' }))
+const helloUrl = await hello.listen({ host: '127.0.0.1', port: 0 })
+
+async function post(path: string, body: unknown): Promise<unknown> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: AUTH,
+    body: JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+  return res.json()
+}
+
+await post('/ctl/collections', {
+  name: 'people',
+  type: 'PERSONS',
+  properties: [
+    { name: 'name', data_type_name: 'NAME' },
+    { name: 'ssn', data_type_name: 'SSN' },
+    { name: 'email', data_type_name: 'EMAIL' },
+  ],
+})
+
+const TOKENIZE = `/data/collections/people/tokens?${REASON}`
+const item = (type: string, i: number) => ({
+  type,
+  object: { fields: { name: `Jo Doe ${i}`, ssn: '123-45-6789', email: `jo${i}@example.com` } },
+})
+const items = (n: number, type: string) => Array.from({ length: n }, (_, i) => item(type, i))
+
+type Load = { url: string; method: 'GET' | 'POST'; body?: unknown; connections: number }
+
+async function load(options: Load, duration: number) {
+  return autocannon({
+    url: options.url,
+    method: options.method,
+    headers: AUTH,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    connections: options.connections,
+    duration,
+    // The load generator runs in its own thread so it does not share the server's event loop.
+    workers: 1,
+  })
+}
+
+async function run(title: string, options: Load, perCall: number): Promise<void> {
+  const result = await load(options, DURATION)
+  const failed = result.non2xx + result.errors + result.timeouts
+  const rate = result.requests.average
+  const perItem = perCall > 1 ? `  ${Math.round(rate * perCall).toLocaleString('en')} tokens/s` : ''
+  console.log(
+    `${title.padEnd(34)} ${rate.toFixed(0).padStart(7)} req/s${perItem}  p99 ${result.latency.p99} ms  failed ${failed}`,
+  )
+}
+
+const single = (type: string): Load => ({
+  url: `${base}${TOKENIZE}`,
+  method: 'POST',
+  body: items(1, type),
+  connections: CONNECTIONS,
+})
+const bulk = (type: string): Load => ({
+  url: `${base}${TOKENIZE}`,
+  method: 'POST',
+  body: items(1000, type),
+  connections: Math.min(CONNECTIONS, 4),
+})
+
+// Warm-up: JIT and connection pools, so the first scenario is not penalized.
+await load(single('randomized'), 3)
+
+console.log(`store ${STORE}, ${DURATION} s per scenario, node ${process.version}`)
+await run(
+  'fastify hello-world (floor)',
+  {
+    url: helloUrl,
+    method: 'GET',
+    connections: CONNECTIONS,
+  },
+  1,
+)
+await run('tokenize randomized, 1 item', single('randomized'), 1)
+await run('tokenize deterministic, 1 item', single('deterministic'), 1)
+await run('tokenize randomized, 1000 items', bulk('randomized'), 1000)
+await run('tokenize deterministic, 1000 items', bulk('deterministic'), 1000)
+const [token] = (await post(TOKENIZE, items(1, 'randomized'))) as { token_id: string }[]
+await run(
+  'detokenize, 1 token',
+  {
+    url: `${base}/data/collections/people/tokens?${REASON}&token_ids=${token?.token_id}`,
+    method: 'GET',
+    connections: CONNECTIONS,
+  },
+  1,
+)
+
+await hello.close()
+await app.close()

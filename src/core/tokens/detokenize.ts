@@ -1,0 +1,110 @@
+// src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
+import type { RequestContext } from '../context.ts'
+import { tokensResource } from '../iam/policy.ts'
+import { auditTouched, propertyChecks } from '../objects/access.ts'
+import type { TokensDeps } from './deps.ts'
+import { invalidItem } from './errors.ts'
+import { groupTokens, type TokenGroup } from './metadata.ts'
+import { type PropItem, planProps, propChecks } from './props.ts'
+import { openTokens, ownerValues, type TokenView } from './records.ts'
+import { hasCriterion, type Selection, type SelectState, selectTokens } from './selection.ts'
+
+export type DetokenizeOptions = Readonly<{
+  props: readonly string[] | undefined
+  includeMetadata: boolean
+  includeAggregate: boolean
+}>
+
+export type Detokenized = {
+  token_id: string
+  fields: Record<string, unknown>
+  metadata?: TokenGroup
+}
+
+function fieldsOf(
+  ctx: RequestContext,
+  view: TokenView,
+  data: Record<string, unknown>,
+  items: readonly PropItem[] | undefined,
+) {
+  if (items === undefined)
+    return Object.fromEntries(view.row.props.map((p) => [p, data[p] ?? null]))
+  return Object.fromEntries(
+    items.map((item) => {
+      const value = data[item.property] ?? null
+      return [item.key, item.apply ? item.apply(value, ctx) : value]
+    }),
+  )
+}
+
+export async function detokenize(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  name: string,
+  selection: Selection,
+  options: DetokenizeOptions,
+): Promise<Detokenized[]> {
+  const collection = deps.collections.getCachedOrThrow(name)
+  if (!hasCriterion(selection))
+    throw invalidItem('One of token_ids, object_ids or tags is required.', 'token_ids')
+  if (options.includeAggregate && !options.includeMetadata)
+    throw invalidItem('The include_aggregated_data option needs include_metadata.', 'options')
+  const matched = await selectTokens(deps, ctx, collection.name, selection, 'active')
+  const views = matched.filter((v) => v.row.type !== 'pci_oneway')
+  if (views.length === 0 && matched.length > 0 && selection.tokenIds?.length)
+    throw invalidItem('A pci_oneway token cannot be detokenized.', 'token_ids')
+  const props = options.props?.length ? [...new Set(options.props)] : undefined
+  const items = props === undefined ? undefined : planProps(collection, deps.types, props)
+  for (const view of views)
+    if (items?.some((item) => !view.row.props.includes(item.property)))
+      throw invalidItem('The props must be among the properties of the tokens.', 'props')
+  const names = items?.map((i) => i.property) ?? views.flatMap((v) => v.row.props)
+  deps.iam.checkPolicies(
+    ctx,
+    items === undefined
+      ? [
+          ...propertyChecks(collection, names, 'detokenize'),
+          ...propertyChecks(collection, names, 'read'),
+        ]
+      : propChecks(collection.name, items),
+  )
+  auditTouched(ctx, collection, names)
+  const data = openTokens(
+    deps.envelope,
+    views.map((v) => v.row),
+  )
+  const current = ownerValues(
+    deps.envelope,
+    views.flatMap((v) => (v.row.type === 'pointer' && v.owner ? [v.owner] : [])),
+  )
+  const groups = options.includeMetadata
+    ? new Map(groupTokens(views, options.includeAggregate).map((g) => [g.token_id, g]))
+    : undefined
+  return views.map((view, i) => {
+    const values =
+      view.row.type === 'pointer' ? (current.get(view.row.objectId ?? '') ?? {}) : (data[i] ?? {})
+    const item: Detokenized = {
+      token_id: view.row.tokenId,
+      fields: fieldsOf(ctx, view, values, items),
+    }
+    const metadata = groups?.get(view.row.tokenId)
+    return metadata ? { ...item, metadata } : item
+  })
+}
+
+export async function searchTokens(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  name: string,
+  selection: Selection,
+  options: Readonly<{ isArchived: boolean; includeAggregate: boolean }>,
+): Promise<TokenGroup[]> {
+  const collection = deps.collections.getCachedOrThrow(name)
+  deps.iam.checkPolicies(ctx, [
+    { operation: 'read', resources: tokensResource(collection.name, options.isArchived) },
+  ])
+  auditTouched(ctx, collection)
+  const state: SelectState = options.isArchived ? 'archived' : 'active'
+  const views = await selectTokens(deps, ctx, collection.name, selection, state)
+  return groupTokens(views, options.includeAggregate)
+}

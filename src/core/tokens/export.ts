@@ -1,0 +1,100 @@
+// src/core/tokens/export.ts: export tokens (endpoints §4.9): pages of token data sealed with the export key
+import type { TokenData } from '../../contract/tokens.ts'
+import type { RequestContext } from '../context.ts'
+import { auditTouched, propertyChecks } from '../objects/access.ts'
+import { decodeCursor, encodeCursor, queryFingerprint } from '../objects/cursor.ts'
+import { notInMemoryMode } from '../objects/errors.ts'
+import { exportValues } from '../objects/export.ts'
+import { pageSizeOf } from '../objects/paging.ts'
+import { formatNano, formatSeconds } from '../time.ts'
+import type { TokenType } from '../tokens-store.ts'
+import type { TokensDeps } from './deps.ts'
+import { invalidItem } from './errors.ts'
+import { isActiveView, openTokens, type TokenView, viewTokens } from './records.ts'
+
+export type ExportOptions = Readonly<{
+  pageSize: string | undefined
+  cursor: string | undefined
+  tokenTypes: readonly TokenType[] | undefined
+}>
+
+export type TokenDataPage = {
+  results: TokenData[]
+  paging: { size: number; remaining_count: number; cursor: string }
+}
+
+const EXPORTABLE: readonly TokenType[] = ['randomized', 'pointer', 'pci', 'deterministic']
+
+function typesOf(requested: readonly TokenType[] | undefined): readonly TokenType[] {
+  if (requested === undefined || requested.length === 0) return EXPORTABLE
+  if (requested.includes('pci_oneway'))
+    throw invalidItem('Tokens of type pci_oneway cannot be exported.', 'token_types')
+  return [...new Set(requested)]
+}
+
+/** The position after which the page starts: a row id, bound to the request's types. */
+function afterOf(cursor: string | undefined, fingerprint: string): string | undefined {
+  const raw = cursor?.trim() ?? ''
+  return raw === '' ? undefined : decodeCursor(raw, fingerprint).id
+}
+
+function dataOf(view: TokenView, fields: Record<string, unknown> | undefined): TokenData {
+  const { row } = view
+  return {
+    token_id: row.tokenId,
+    token_type: row.type,
+    props: [...row.props],
+    ...(fields === undefined ? {} : { fields }),
+    ...(row.objectId === undefined ? {} : { object_id: row.objectId }),
+    scope: row.scope,
+    tags: [...row.tags],
+    ...(row.expiresAt === undefined
+      ? {}
+      : { expiration: { expiration_time: formatSeconds(row.expiresAt) } }),
+    created_at: formatNano(row.createdAt),
+    modified_at: formatNano(row.modifiedAt),
+    ...(row.fptemplate === undefined ? {} : { fptemplate: row.fptemplate }),
+  }
+}
+
+/** Active tokens of the wanted types in row order, a page at a time (refused in in-memory mode). */
+export async function exportTokens(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  name: string,
+  options: ExportOptions,
+): Promise<TokenDataPage> {
+  if (deps.store.isMemory) throw notInMemoryMode('Exporting tokens')
+  const collection = deps.collections.getCachedOrThrow(name)
+  const types = typesOf(options.tokenTypes)
+  const size = pageSizeOf(options.pageSize, deps.settings.page)
+  const fingerprint = queryFingerprint(['export-tokens', collection.name, [...types].sort()])
+  let after = afterOf(options.cursor, fingerprint)
+  const views: TokenView[] = []
+  // Rows of other types and expired ones are skipped, so read until the page is full.
+  for (;;) {
+    const rows = await deps.store.tokens.page(collection.name, after, size)
+    after = rows.at(-1)?.rowId ?? after
+    const wanted = rows.filter((r) => types.includes(r.type))
+    for (const view of await viewTokens(deps.store, ctx, wanted))
+      if (isActiveView(view, ctx.now) && views.length < size) views.push(view)
+    if (views.length >= size || rows.length < size) break
+  }
+  const last = views.at(-1)
+  const names = views.flatMap((v) => v.row.props)
+  deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'detokenize'))
+  auditTouched(ctx, collection, names)
+  const withData = views.filter((v) => v.row.type !== 'pointer')
+  const sealed = await exportValues(
+    deps.exportKeys,
+    openTokens(
+      deps.envelope,
+      withData.map((v) => v.row),
+    ),
+  )
+  const byRow = new Map(withData.map((v, i) => [v.row.rowId, sealed[i]]))
+  const results = views.map((v) => dataOf(v, byRow.get(v.row.rowId)))
+  const more = views.length === size && last !== undefined
+  const cursor = more ? encodeCursor({ createdAt: 0, id: last.row.rowId }, fingerprint) : ''
+  return { results, paging: { size: results.length, remaining_count: more ? 1 : 0, cursor } }
+}

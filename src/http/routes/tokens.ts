@@ -1,0 +1,199 @@
+// src/http/routes/tokens.ts: HTTP binding for tokens (endpoints §4)
+
+import { DataQuery } from '../../contract/common.ts'
+import type { ErrorBody } from '../../contract/errors.ts'
+import {
+  DeleteTokensQuery,
+  DetokenizedTokens,
+  DetokenizeQuery,
+  ExportTokensQuery,
+  ImportTokensBody,
+  ImportTokensBulkResponse,
+  ImportTokensQuery,
+  QueryToken,
+  RotatedTokens,
+  RotateTokensQuery,
+  SearchTokensQuery,
+  TokenDataPage,
+  TokenizeBody,
+  TokenizeQuery,
+  TokenMetadataList,
+  TokensCount,
+  TokensParams,
+  TokenValues,
+  TransactionIdResult,
+  TransactionParams,
+  UpdateTokenRequest,
+  UpdateTokensQuery,
+} from '../../contract/tokens.ts'
+import { toErrorResponse } from '../errors.ts'
+import type { RoutesPlugin } from './types.ts'
+
+const BASE = '/api/pvlt/1.0/data/collections/:collection'
+
+type SelectionQuery = Readonly<{ token_ids?: string[]; object_ids?: string[]; tags?: string[] }>
+
+const selectionOf = (q: SelectionQuery) => ({
+  tokenIds: q.token_ids,
+  objectIds: q.object_ids,
+  tags: q.tags,
+})
+const has = (options: readonly string[] | undefined, name: string) =>
+  options?.includes(name) ?? false
+
+export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
+  const { tokens } = services
+  const params = TokensParams
+
+  app.post(
+    `${BASE}/tokens`,
+    {
+      config: { operation: 'tokenize' },
+      schema: {
+        params,
+        querystring: TokenizeQuery,
+        body: TokenizeBody,
+        response: { 200: TokenValues },
+      },
+    },
+    (req) =>
+      tokens.tokenize(req.ctx, req.params.collection, req.body, {
+        expirationSecs: req.query.expiration_secs,
+        transactionId: req.query.transaction_id,
+      }),
+  )
+
+  app.get(
+    `${BASE}/tokens`,
+    {
+      config: { operation: 'detokenize' },
+      schema: { params, querystring: DetokenizeQuery, response: { 200: DetokenizedTokens } },
+    },
+    (req) =>
+      tokens.detokenize(req.ctx, req.params.collection, selectionOf(req.query), {
+        props: req.query.props,
+        includeMetadata: has(req.query.options, 'include_metadata'),
+        includeAggregate: has(req.query.options, 'include_aggregated_data'),
+      }),
+  )
+
+  app.post(
+    `${BASE}/query/tokens`,
+    {
+      config: { operation: 'search_tokens' },
+      schema: {
+        params,
+        querystring: SearchTokensQuery,
+        body: QueryToken,
+        response: { 200: TokenMetadataList },
+      },
+    },
+    (req) =>
+      tokens.search(req.ctx, req.params.collection, selectionOf(req.body), {
+        isArchived: has(req.query.options, 'archived'),
+        includeAggregate: has(req.query.options, 'include_aggregated_data'),
+      }),
+  )
+
+  app.patch(
+    `${BASE}/tokens`,
+    {
+      config: { operation: 'update_tokens', isAdhocMissingNotFound: true },
+      schema: { params, querystring: UpdateTokensQuery, body: UpdateTokenRequest },
+    },
+    async (req) => {
+      const options = {
+        expirationSecs: req.query.expiration_secs,
+        isArchived: has(req.query.options, 'archived'),
+      }
+      await tokens.update(req.ctx, req.params.collection, selectionOf(req.query), req.body, options)
+    },
+  )
+
+  app.delete(
+    `${BASE}/tokens`,
+    {
+      config: { operation: 'delete_tokens', isAdhocMissingNotFound: true },
+      schema: { params, querystring: DeleteTokensQuery },
+    },
+    async (req) => {
+      const options = {
+        isArchived: has(req.query.options, 'archived'),
+        tenantId: req.query.tenant_id,
+      }
+      await tokens.delete(req.ctx, req.params.collection, selectionOf(req.query), options)
+    },
+  )
+
+  app.post(
+    `${BASE}/rotate/tokens`,
+    {
+      config: { operation: 'rotate_tokens', isAdhocMissingNotFound: true },
+      schema: { params, querystring: RotateTokensQuery, response: { 200: RotatedTokens } },
+    },
+    (req) => tokens.rotate(req.ctx, req.params.collection, req.query.token_ids ?? []),
+  )
+
+  app.get(
+    `${BASE}/transaction_id/:id`,
+    {
+      config: { operation: 'get_transaction_id' },
+      schema: {
+        params: TransactionParams,
+        querystring: DataQuery,
+        response: { 200: TransactionIdResult },
+      },
+    },
+    (req) => tokens.byTransaction(req.ctx, req.params.collection, req.params.id),
+  )
+
+  app.get(
+    `${BASE}/count/tokens`,
+    {
+      config: { operation: 'count_tokens' },
+      schema: { params, querystring: DataQuery, response: { 200: TokensCount } },
+    },
+    (req) => tokens.count(req.ctx, req.params.collection),
+  )
+
+  app.get(
+    `${BASE}/export/tokens`,
+    {
+      config: { operation: 'export_tokens' },
+      schema: { params, querystring: ExportTokensQuery, response: { 200: TokenDataPage } },
+    },
+    (req) =>
+      tokens.export(req.ctx, req.params.collection, {
+        pageSize: req.query.page_size,
+        cursor: req.query.cursor,
+        tokenTypes: req.query.token_types,
+      }),
+  )
+
+  app.post(
+    `${BASE}/import/tokens`,
+    {
+      config: { operation: 'import_tokens' },
+      schema: {
+        params,
+        querystring: ImportTokensQuery,
+        body: ImportTokensBody,
+        response: { 200: ImportTokensBulkResponse },
+      },
+    },
+    async (req) => {
+      const result = await tokens.import(
+        req.ctx,
+        req.params.collection,
+        req.body,
+        req.query.export_key,
+      )
+      const results = result.results.map((item) => {
+        if (item.error === undefined) return { token_id: item.token_id, ok: item.ok }
+        const error: ErrorBody = toErrorResponse(item.error, req.log).body
+        return { token_id: item.token_id, ok: false, error }
+      })
+      return { ok: result.ok, results }
+    },
+  )
+}
