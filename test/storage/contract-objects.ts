@@ -272,8 +272,32 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
           10_000,
         ),
       ).toBe(1100)
+      const grams = [digest(5), digest(6)]
+      await store.substring.replaceGrams(
+        'big',
+        ids.map((id, i) => ({
+          objectId: id,
+          queuedAt: T0,
+          grams: (i % 3 === 0 ? grams : grams.slice(0, 1)).map((gram) => ({
+            property: 'tag',
+            gram,
+          })),
+        })),
+      )
+      const byGrams = [{ kind: 'grams' as const, property: 'tag', grams }]
+      const withGrams = sorted.filter((id) => Number(id.slice(3)) % 3 === 0)
+      expect(
+        (await store.objects.search(filter, byGrams, undefined, 1000)).map((o) => o.id),
+      ).toEqual(withGrams.slice(0, 700))
+      expect(await store.objects.countAfter(filter, byGrams, undefined, 10_000)).toBe(700)
+      const single = [{ kind: 'grams' as const, property: 'tag', grams: grams.slice(0, 1) }]
+      expect(await store.objects.countAfter(filter, single, undefined, 10_000)).toBe(2100)
+      expect(
+        (await store.objects.searchKeys(filter, single, undefined, 3)).map((k) => k.id),
+      ).toEqual(sorted.slice(0, 3))
       await store.objects.deleteCollection('big')
       await store.searchIndex.deleteCollection('big')
+      await store.substring.deleteCollection('big')
     })
 
     it('gives a unique value to one object and names the holder to the others', async () => {

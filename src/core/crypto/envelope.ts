@@ -93,7 +93,9 @@ export function createEnvelope(keyring: Keyring) {
     keyVersionOf,
     /** Keyed digest (HMAC-SHA256) under the sub-key of `purpose` for `scope`; never a plain hash. */
     mac(purpose: DerivationPurpose, scope: readonly string[], data: Uint8Array | string): Buffer {
-      const id = `${purpose}\u0000${bindingOf(scope).toString('base64')}`
+      // The cache key only has to be unambiguous (JSON of the parts): building the
+      // length-prefixed binding on every call cost more than the HMAC itself on hot paths.
+      const id = `${purpose}\u0000${JSON.stringify(scope)}`
       let mac = macs.get(id)
       if (mac === undefined) {
         mac = createMac(keyring.derive(purpose, bindingOf(scope).toString('base64')))

@@ -110,9 +110,9 @@ export function createGarbageCollector(deps: GarbageCollectorDeps) {
         : (['objects', 'tokens', 'transaction_ids'] as const)
       return collect(kinds, options.isDryRun, ctx.now)
     },
-    /** The background prune job: batch after batch until a batch is not full. */
-    async prune(): Promise<void> {
-      for (;;) {
+    /** The background prune job: batch after batch until a batch is not full, or stopped. */
+    async prune(signal?: AbortSignal): Promise<void> {
+      while (!signal?.aborted) {
         const counts = await collect(['objects', 'tokens', 'transaction_ids'], false, deps.clock())
         if (counts.reduce((sum, c) => sum + c.count, 0) < deps.batchSize) return
       }

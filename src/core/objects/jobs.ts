@@ -9,7 +9,8 @@ export type Job = Readonly<{
   intervalMs: number
   /** How long a round may take before another node may take the lease over. */
   leaseMs: number
-  run(): Promise<void>
+  /** One round; it should return soon after `signal` aborts (the node is stopping). */
+  run(signal: AbortSignal): Promise<void>
 }>
 
 export type JobsDeps = Readonly<{
@@ -23,6 +24,7 @@ export type JobsDeps = Readonly<{
 export function createJobs(deps: JobsDeps, jobs: readonly Job[]) {
   const timers: NodeJS.Timeout[] = []
   const running = new Set<Promise<void>>()
+  const stopping = new AbortController()
   let isStopped = false
 
   async function round(job: Job): Promise<void> {
@@ -30,7 +32,7 @@ export function createJobs(deps: JobsDeps, jobs: readonly Job[]) {
     const micros = job.leaseMs * 1000
     if (!(await deps.leases.acquire(job.name, deps.workerId, now + micros, now))) return
     try {
-      await job.run()
+      await job.run(stopping.signal)
     } finally {
       await deps.leases.release(job.name, deps.workerId)
     }
@@ -58,9 +60,10 @@ export function createJobs(deps: JobsDeps, jobs: readonly Job[]) {
         timers.push(timer)
       }
     },
-    /** Stops the timers and waits for rounds in progress. */
+    /** Stops the timers, asks rounds in progress to end, and waits for them. */
     async stop(): Promise<void> {
       isStopped = true
+      stopping.abort()
       for (const timer of timers) clearInterval(timer)
       await Promise.all(running)
     },

@@ -76,9 +76,9 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
       }
       return (await store.substring.countPending(collection)) === 0
     },
-    /** One background round: every queued object, batch after batch. */
-    async run(): Promise<void> {
-      while ((await indexBatch(undefined)) > 0) {}
+    /** One background round: every queued object, batch after batch, until stopped. */
+    async run(signal?: AbortSignal): Promise<void> {
+      while (!signal?.aborted && (await indexBatch(undefined)) > 0) {}
     },
   }
 }
