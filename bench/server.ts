@@ -1,5 +1,6 @@
 // bench/server.ts: runs a Strongroom node in a child process (its own core), as `strongroom serve` would
 import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,10 +14,25 @@ export type BenchServer = {
   /** SQLite: the database file; PostgreSQL: the database name. */
   readonly database: string
   readonly pgUrl: string
+  /** CPU seconds (user + system) the node has used so far; undefined where /proc is missing. */
+  cpuSeconds(): number | undefined
   stop(): Promise<void>
 }
 
 const ROOT = new URL('..', import.meta.url).pathname
+const TICKS_PER_SECOND = 100
+
+/** utime + stime of a process from /proc/<pid>/stat (Linux), in seconds. */
+function processCpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+  } catch {
+    return undefined
+  }
+}
 export const PG_URL =
   process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
@@ -89,6 +105,7 @@ export async function startBenchServer(
     engine,
     database,
     pgUrl: PG_URL.replace(/\/[^/]*$/, `/${database}`),
+    cpuSeconds: () => processCpuSeconds(child.pid),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')

@@ -28,8 +28,8 @@ function createRepos(db: Kysely<Tables>, dialect: Dialect): Repos {
     keys: createKeysRepo(db),
     leases: createLeasesRepo(db),
     objects: createObjectsRepo(db, dialect),
-    searchIndex: createSearchIndexRepo(db),
-    substring: createSubstringRepo(db),
+    searchIndex: createSearchIndexRepo(db, dialect),
+    substring: createSubstringRepo(db, dialect),
     collections: createCollectionsRepo(db),
     tokens: createTokensRepo(db),
   }

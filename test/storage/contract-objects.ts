@@ -313,6 +313,65 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       expect(await store.searchIndex.claimUnique([entry('ssn', 5, 'a4')])).toEqual([])
     })
 
+    it('writes batches larger than one statement: taken ids, lost claims and queue rows', async () => {
+      const ids = Array.from({ length: 1203 }, (_, i) => `many${String(i).padStart(5, '0')}`)
+      const wide = (n: number) => {
+        const bytes = new Uint8Array(16)
+        new DataView(bytes.buffer).setUint32(0, n + 1000)
+        return bytes
+      }
+      const records = ids.map((id, i) =>
+        object(id, {
+          collection: 'many',
+          createdAt: T0 + i,
+          modifiedAt: T0 + i + 1,
+          expiresAt: i % 2 === 0 ? undefined : T0 + 10_000,
+          tenantId: i % 3 === 0 ? 't1' : undefined,
+          fields: JSON.stringify({ n: i, quote: `"\\'{},${i}` }),
+          sealed: `{"s":"${i}"}`,
+        }),
+      )
+      expect(await store.objects.insert(records.slice(0, 10))).toEqual(new Set())
+      // 1202 rows, the 9 taken ones past the first 500.
+      const taken = await store.objects.insert([...records.slice(10), ...records.slice(0, 9)])
+      expect([...taken].sort()).toEqual(ids.slice(0, 9))
+      expect([
+        ...(await store.objects.insert([
+          records[700] as ObjectRecord,
+          object('many99999', { collection: 'many' }),
+        ])),
+      ]).toEqual(['many00700'])
+      const [stored] = await store.objects.get('many', ['many00701'])
+      expect(stored).toEqual(records[701])
+
+      const entries = ids.map((id, i) => ({ ...entry('code', 0, id), digest: wide(i) }))
+      await store.searchIndex.insertIndex(entries.map((e) => ({ ...e, collection: 'many' })))
+      await store.searchIndex.insertIndex([{ ...(entries[3] as IndexEntry), collection: 'many' }])
+      const found = await store.objects.search(
+        { collection: 'many', state: 'all', now: T0 },
+        [{ kind: 'digests', property: 'code', digests: [wide(3), wide(1202)] }],
+        undefined,
+        10,
+      )
+      expect(found.map((o) => o.id)).toEqual(['many00003', 'many01202'])
+
+      const claims = entries.map((e) => ({ ...e, collection: 'many' }))
+      expect(await store.searchIndex.claimUnique(claims.slice(0, 600))).toEqual([])
+      const rivals = claims.slice(590, 1203).map((e) => ({ ...e, objectId: `${e.objectId}x` }))
+      expect(await store.searchIndex.claimUnique(rivals)).toEqual(claims.slice(590, 600))
+
+      await store.substring.enqueue('many', [...ids, 'many00001'], T0)
+      expect(await store.substring.countPending('many')).toBe(1203)
+      await store.substring.enqueue('many', ['many00001'], T0 + 7)
+      const pending = await store.substring.pending('many', 2000)
+      expect(pending.filter((p) => p.queuedAt === T0 + 7).map((p) => p.objectId)).toEqual([
+        'many00001',
+      ])
+      await store.objects.deleteCollection('many')
+      await store.searchIndex.deleteCollection('many')
+      await store.substring.deleteCollection('many')
+    })
+
     it('lets exactly one of several concurrent transactions claim a unique value', async () => {
       const attempts = ['c1', 'c2', 'c3', 'c4'].map((id) =>
         store.transaction(async (tx) => {

@@ -16,6 +16,7 @@ import type {
 } from '../../core/objects-store.ts'
 import type { Dialect } from '../database.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'
+import { createRowsInserter, type RowsShape } from './rows.ts'
 
 type Row = Selectable<ObjectsTable>
 type Query = SelectQueryBuilder<Tables, 'objects', object>
@@ -57,11 +58,48 @@ function toRow(record: ObjectRecord): Row {
   }
 }
 
+/** The objects table's columns, in the order `objectValues` gives them. */
+const OBJECT_ROWS: RowsShape = {
+  table: 'objects',
+  columns: [
+    ['collection', 'text'],
+    ['id', 'text'],
+    ['tenant_id', 'text'],
+    ['owner_id', 'text'],
+    ['owner_collection', 'text'],
+    ['created_at', 'bigint'],
+    ['modified_at', 'bigint'],
+    ['expires_at', 'bigint'],
+    ['version', 'integer'],
+    ['fields', 'text'],
+    ['sealed', 'text'],
+    ['digests', 'text'],
+  ],
+  tail: 'ON CONFLICT (collection, id) DO NOTHING RETURNING id',
+}
+
+function objectValues(record: ObjectRecord): unknown[] {
+  return [
+    record.collection,
+    record.id,
+    nullable(record.tenantId),
+    nullable(record.ownerId),
+    nullable(record.ownerCollection),
+    record.createdAt,
+    record.modifiedAt,
+    nullable(record.expiresAt),
+    record.version,
+    record.fields,
+    record.sealed,
+    record.digests,
+  ]
+}
+
 /** Searches matching up to this many ids fetch them by key and order them in code. */
 const IN_MEMORY_IDS = 2000
 
-/** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
-const INSERT_CHUNK = 500
+/** Ids per `IN` list: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
+const ID_CHUNK = 500
 
 function stateFilter(filter: ObjectFilter) {
   return (eb: ExpressionBuilder<Tables, 'objects'>) => {
@@ -108,6 +146,8 @@ function columnCondition(
 const VALUE_COLUMNS = ['fields', 'sealed', 'digests'] as const
 
 export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): ObjectsRepo {
+  const insertRows = createRowsInserter(db, dialect)
+
   /** Equality on a plain value inside the JSON text, per dialect. */
   function plainCondition(
     eb: ExpressionBuilder<Tables, 'objects'>,
@@ -260,8 +300,8 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     const ids = conditions.find((c) => c.kind === 'ids')
     const all = ids?.kind === 'ids' ? [...new Set(ids.ids)] : []
     const rest = conditions.filter((c) => c.kind !== 'ids')
-    for (let i = 0; i < all.length; i += INSERT_CHUNK) {
-      const chunk = all.slice(i, i + INSERT_CHUNK)
+    for (let i = 0; i < all.length; i += ID_CHUNK) {
+      const chunk = all.slice(i, i + ID_CHUNK)
       const query = base(filter, [{ kind: 'ids', ids: chunk }, ...rest], options.position)
       rows.push(
         ...(await (options.select === 'all'
@@ -295,19 +335,9 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
 
   return {
     async insert(records) {
-      const taken = new Set<string>()
-      for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-        const chunk = records.slice(i, i + INSERT_CHUNK)
-        const inserted = await db
-          .insertInto('objects')
-          .values(chunk.map(toRow))
-          .onConflict((oc) => oc.columns(['collection', 'id']).doNothing())
-          .returning('id')
-          .execute()
-        const ids = new Set(inserted.map((row) => row.id))
-        for (const record of chunk) if (!ids.has(record.id)) taken.add(record.id)
-      }
-      return taken
+      const inserted = await insertRows<{ id: string }>(OBJECT_ROWS, records.map(objectValues))
+      const ids = new Set(inserted.map((row) => row.id))
+      return new Set(records.filter((record) => !ids.has(record.id)).map((record) => record.id))
     },
     async get(collection, ids) {
       if (ids.length === 0) return []

@@ -6,7 +6,9 @@ import type {
   SearchIndexRepo,
   SubstringRepo,
 } from '../../core/objects-store.ts'
+import type { Dialect } from '../database.ts'
 import type { Tables } from '../schema.ts'
+import { createRowsInserter, type RowsShape } from './rows.ts'
 
 const CHUNK = 500
 
@@ -18,12 +20,43 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 
 type EntryTable = 'object_index' | 'object_unique'
 
-const toRow = (entry: IndexEntry) => ({
-  collection: entry.collection,
-  property: entry.property,
-  digest: entry.digest,
-  object_id: entry.objectId,
-})
+const ENTRY_COLUMNS: RowsShape['columns'] = [
+  ['collection', 'text'],
+  ['property', 'text'],
+  ['digest', 'bytea'],
+  ['object_id', 'text'],
+]
+const INDEX_ROWS: RowsShape = {
+  table: 'object_index',
+  columns: ENTRY_COLUMNS,
+  tail: 'ON CONFLICT DO NOTHING',
+}
+/** A claim that loses to the unique key is skipped; the ones won come back. */
+const CLAIM_ROWS: RowsShape = {
+  table: 'object_unique',
+  columns: ENTRY_COLUMNS,
+  tail: 'ON CONFLICT (collection, property, digest) DO NOTHING RETURNING property, digest',
+}
+/** Queued again: the later time wins, so a build that read the older one does not dequeue it. */
+const QUEUE_ROWS: RowsShape = {
+  table: 'substring_pending',
+  columns: [
+    ['collection', 'text'],
+    ['object_id', 'text'],
+    ['queued_at', 'bigint'],
+  ],
+  tail: 'ON CONFLICT (collection, object_id) DO UPDATE SET queued_at = excluded.queued_at',
+}
+
+const entryValues = (entry: IndexEntry) => [
+  entry.collection,
+  entry.property,
+  entry.digest,
+  entry.objectId,
+]
+
+const slotOf = (property: string, digest: Uint8Array) =>
+  `${property}\u0000${Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('base64')}`
 
 /** Matches any of the entries exactly (collection, property, digest and, if asked, object). */
 function anyEntry<T extends EntryTable>(
@@ -46,16 +79,11 @@ function anyEntry<T extends EntryTable>(
     )
 }
 
-export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
+export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): SearchIndexRepo {
+  const insertRows = createRowsInserter(db, dialect)
   return {
     async insertIndex(entries) {
-      for (const chunk of chunks(entries)) {
-        await db
-          .insertInto('object_index')
-          .values(chunk.map(toRow))
-          .onConflict((oc) => oc.doNothing())
-          .execute()
-      }
+      await insertRows(INDEX_ROWS, entries.map(entryValues))
     },
     async deleteIndex(entries) {
       for (const chunk of chunks(entries, 100)) {
@@ -66,27 +94,18 @@ export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
       }
     },
     async claimUnique(entries) {
+      const claimed = await insertRows<{ property: string; digest: Uint8Array }>(
+        CLAIM_ROWS,
+        entries.map(entryValues),
+      )
+      const won = new Set(claimed.map((row) => slotOf(row.property, row.digest)))
+      const lost = entries.filter((e) => !won.has(slotOf(e.property, e.digest)))
       const conflicts: IndexEntry[] = []
-      for (const chunk of chunks(entries)) {
-        const claimed = await db
-          .insertInto('object_unique')
-          .values(chunk.map(toRow))
-          .onConflict((oc) => oc.columns(['collection', 'property', 'digest']).doNothing())
-          .returning(['property', 'digest'])
-          .execute()
-        const won = new Set(
-          claimed.map(
-            (row) => `${row.property}\u0000${Buffer.from(row.digest).toString('base64')}`,
-          ),
-        )
-        const lost = chunk.filter(
-          (e) => !won.has(`${e.property}\u0000${Buffer.from(e.digest).toString('base64')}`),
-        )
-        if (lost.length === 0) continue
+      for (const chunk of chunks(lost)) {
         const holders = await db
           .selectFrom('object_unique')
           .selectAll()
-          .where(anyEntry('object_unique', lost, false))
+          .where(anyEntry('object_unique', chunk, false))
           .execute()
         for (const holder of holders) {
           conflicts.push({
@@ -133,7 +152,9 @@ export function createSearchIndexRepo(db: Kysely<Tables>): SearchIndexRepo {
   }
 }
 
-export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
+export function createSubstringRepo(db: Kysely<Tables>, dialect: Dialect): SubstringRepo {
+  const insertRows = createRowsInserter(db, dialect)
+
   /**
    * Takes objects off the queue unless queued again later. Grouped by queue time (a batch's
    * objects usually share one), so each statement is a primary-key lookup per id.
@@ -158,15 +179,12 @@ export function createSubstringRepo(db: Kysely<Tables>): SubstringRepo {
 
   return {
     async enqueue(collection, objectIds, now) {
-      for (const chunk of chunks(objectIds)) {
-        await db
-          .insertInto('substring_pending')
-          .values(chunk.map((objectId) => ({ collection, object_id: objectId, queued_at: now })))
-          .onConflict((oc) =>
-            oc.columns(['collection', 'object_id']).doUpdateSet({ queued_at: now }),
-          )
-          .execute()
-      }
+      // One statement may not update a row twice (PostgreSQL): each id once.
+      const ids = [...new Set(objectIds)]
+      await insertRows(
+        QUEUE_ROWS,
+        ids.map((objectId) => [collection, objectId, now]),
+      )
     },
     async pending(collection, limit) {
       let query = db
