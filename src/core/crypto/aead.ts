@@ -1,6 +1,6 @@
 // src/core/crypto/aead.ts: the AEAD for stored values: AES-256-CTR + HMAC-SHA256 (encrypt-then-MAC), batched
 import { createCipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
-import { createMac } from './mac.ts'
+import { createMac, type Mac } from './mac.ts'
 
 /**
  * Format v1: [0x01][key version: uint32 BE][IV: 16][ciphertext][tag: 16].
@@ -28,7 +28,7 @@ export class DecryptionError extends Error {
 export type AeadKey = Readonly<{
   version: number
   enc: Uint8Array
-  mac: (data: Uint8Array) => Buffer
+  mac: Mac
 }>
 
 /** Splits a 256-bit data key into its encryption and MAC keys (HKDF-SHA256, RFC 5869). */
@@ -71,22 +71,29 @@ function keystreams(enc: Uint8Array, ivs: readonly Buffer[], lengths: readonly n
   })
 }
 
+/** Writes `data` XOR `stream` into `out` at `offset`. */
+function xorInto(out: Buffer, offset: number, data: Uint8Array, stream: Buffer): void {
+  for (let i = 0; i < data.length; i++)
+    out[offset + i] = (data[i] as number) ^ (stream[i] as number)
+}
+
 function xor(data: Uint8Array, stream: Buffer): Buffer {
   const out = Buffer.allocUnsafe(data.length)
-  for (let i = 0; i < data.length; i++) out[i] = (data[i] as number) ^ (stream[i] as number)
+  xorInto(out, 0, data, stream)
   return out
 }
 
-function tag(
-  key: AeadKey,
-  head: Buffer,
-  iv: Uint8Array,
-  aad: Uint8Array,
-  body: Uint8Array,
-): Buffer {
+/** The big-endian 64-bit length of the AAD, as the tag covers it. */
+function aadLength(aad: Uint8Array): Buffer {
   const length = Buffer.alloc(8)
-  length.writeBigUInt64BE(BigInt(aad.length))
-  return key.mac(Buffer.concat([head, iv, length, aad, body])).subarray(0, TAG)
+  length.writeUInt32BE(Math.floor(aad.length / 2 ** 32), 0)
+  length.writeUInt32BE(aad.length >>> 0, 4)
+  return length
+}
+
+/** The tag over header ‖ IV (`headIv`, contiguous), len(AAD), AAD and ciphertext. */
+function tag(key: AeadKey, headIv: Uint8Array, aad: Uint8Array, body: Uint8Array): Buffer {
+  return key.mac.concat([headIv, aadLength(aad), aad, body]).subarray(0, TAG)
 }
 
 export type SealItem = Readonly<{ plaintext: Uint8Array; aad: Uint8Array }>
@@ -104,9 +111,15 @@ export function sealMany(key: AeadKey, items: readonly SealItem[]): Buffer[] {
     items.map((item) => item.plaintext.length),
   )
   return items.map((item, i) => {
-    const body = xor(item.plaintext, streams[i] as Buffer)
-    const iv = ivs[i] as Buffer
-    return Buffer.concat([head, iv, body, tag(key, head, iv, item.aad, body)])
+    // One buffer per sealed value: header, IV, ciphertext written in place, then the tag.
+    const length = item.plaintext.length
+    const out = Buffer.allocUnsafe(HEADER + IV + length + TAG)
+    head.copy(out, 0)
+    ;(ivs[i] as Buffer).copy(out, HEADER)
+    xorInto(out, HEADER + IV, item.plaintext, streams[i] as Buffer)
+    const body = out.subarray(HEADER + IV, HEADER + IV + length)
+    tag(key, out.subarray(0, HEADER + IV), item.aad, body).copy(out, HEADER + IV + length)
+    return out
   })
 }
 
@@ -132,10 +145,9 @@ export function openMany(key: AeadKey, items: readonly OpenItem[]): Buffer[] {
     const data = Buffer.from(item.sealed.buffer, item.sealed.byteOffset, item.sealed.length)
     if (keyVersionOf(data) !== key.version)
       throw new DecryptionError(`item ${index}: wrong format or key version`)
-    const head = data.subarray(0, HEADER)
     const iv = data.subarray(HEADER, HEADER + IV)
     const body = data.subarray(HEADER + IV, data.length - TAG)
-    const expected = tag(key, head, iv, item.aad, body)
+    const expected = tag(key, data.subarray(0, HEADER + IV), item.aad, body)
     if (!timingSafeEqual(expected, data.subarray(data.length - TAG))) {
       throw new DecryptionError(`item ${index}: authentication failed`)
     }

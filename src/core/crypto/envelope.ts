@@ -8,21 +8,27 @@ import {
   sealMany,
 } from './aead.ts'
 import type { DerivationPurpose, Keyring, RotatablePurpose } from './keyring.ts'
-import { createMac } from './mac.ts'
+import { createMac, type Mac } from './mac.ts'
 
 /**
  * Associated data from a list of parts, each length-prefixed so that ("ab","c") and ("a","bc")
  * never collide.
  */
 export function bindingOf(parts: readonly string[]): Buffer {
-  const chunks: Buffer[] = []
-  for (const part of parts) {
-    const bytes = Buffer.from(part, 'utf8')
-    const length = Buffer.alloc(4)
-    length.writeUInt32BE(bytes.length)
-    chunks.push(length, bytes)
-  }
-  return Buffer.concat(chunks)
+  let length = 0
+  const lengths = parts.map((part) => {
+    const bytes = Buffer.byteLength(part, 'utf8')
+    length += 4 + bytes
+    return bytes
+  })
+  // One buffer, written in place: bulk writes build one binding per sealed value.
+  const out = Buffer.allocUnsafe(length)
+  let offset = 0
+  parts.forEach((part, i) => {
+    offset = out.writeUInt32BE(lengths[i] as number, offset)
+    offset += out.write(part, offset, 'utf8')
+  })
+  return out
 }
 
 export type SealRequest = Readonly<{ plaintext: Uint8Array; binding: readonly string[] }>
@@ -30,7 +36,7 @@ export type OpenRequest = Readonly<{ sealed: Uint8Array; binding: readonly strin
 
 export function createEnvelope(keyring: Keyring) {
   const aeadKeys = new WeakMap<Uint8Array, AeadKey>()
-  const macs = new Map<string, (data: Uint8Array | string) => Buffer>()
+  const macs = new Map<string, Mac>()
 
   function aeadKey(purpose: RotatablePurpose, version: number): AeadKey {
     const dataKey = keyring.byVersion(purpose, version)
@@ -40,6 +46,18 @@ export function createEnvelope(keyring: Keyring) {
       aeadKeys.set(dataKey, key)
     }
     return key
+  }
+
+  function macOf(purpose: DerivationPurpose, scope: readonly string[]): Mac {
+    // The cache key only has to be unambiguous (JSON of the parts): building the
+    // length-prefixed binding on every call cost more than the HMAC itself on hot paths.
+    const id = `${purpose}\u0000${JSON.stringify(scope)}`
+    let mac = macs.get(id)
+    if (mac === undefined) {
+      mac = createMac(keyring.derive(purpose, bindingOf(scope).toString('base64')))
+      macs.set(id, mac)
+    }
+    return mac
   }
 
   /** Seals every request with the newest key version of the purpose, in one batch. */
@@ -93,16 +111,10 @@ export function createEnvelope(keyring: Keyring) {
     keyVersionOf,
     /** Keyed digest (HMAC-SHA256) under the sub-key of `purpose` for `scope`; never a plain hash. */
     mac(purpose: DerivationPurpose, scope: readonly string[], data: Uint8Array | string): Buffer {
-      // The cache key only has to be unambiguous (JSON of the parts): building the
-      // length-prefixed binding on every call cost more than the HMAC itself on hot paths.
-      const id = `${purpose}\u0000${JSON.stringify(scope)}`
-      let mac = macs.get(id)
-      if (mac === undefined) {
-        mac = createMac(keyring.derive(purpose, bindingOf(scope).toString('base64')))
-        macs.set(id, mac)
-      }
-      return mac(data)
+      return macOf(purpose, scope)(data)
     },
+    /** The keyed digest function of `purpose` and `scope`, for callers that digest many values. */
+    macOf,
   }
 }
 

@@ -1,6 +1,7 @@
 // src/core/objects/indexing.ts: keyed digests for blind-index entries, uniqueness claims and substring n-grams
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import type { Mac } from '../crypto/mac.ts'
 import type { IndexEntry } from '../objects-store.ts'
 import { trigrams } from './substring.ts'
 
@@ -27,11 +28,17 @@ export function isSubstringIndexed(property: StoredProperty): boolean {
 
 export function createIndexing(envelope: Envelope) {
   const nullDigests = new Map<string, string>()
+  const blindMacs = new Map<string, Mac>()
 
   /** The digest of a normalized value (JSON text); `null` has one too, so it can be matched. */
   function blindDigest(collection: string, property: string, value: unknown): Buffer {
-    const text = JSON.stringify(value ?? null)
-    return envelope.mac('blind_index', [collection, property], text).subarray(0, BLIND_DIGEST_BYTES)
+    const key = `${collection}\u0000${property}`
+    let mac = blindMacs.get(key)
+    if (mac === undefined) {
+      mac = envelope.macOf('blind_index', [collection, property])
+      blindMacs.set(key, mac)
+    }
+    return mac(JSON.stringify(value ?? null)).subarray(0, BLIND_DIGEST_BYTES)
   }
 
   function nullDigest(collection: string, property: string): string {
