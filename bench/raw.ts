@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import pg from 'pg'
 import { pgAdmin } from './server.ts'
 
@@ -49,8 +49,22 @@ function readSqlite(file: string, count: number, batch: number): Rows {
   return group(objects, related, batch)
 }
 
-/** node:sqlite, WAL, one prepared single-row INSERT per table, one transaction per batch. */
-export async function rawSqliteRate(file: string, count: number, batch = 1000): Promise<number> {
+export type RawMethod = 'single' | 'multi'
+
+/** Rows per multi-row INSERT: the vault's own statement size (src/storage/repos/rows.ts). */
+const MULTI_ROWS = 500
+
+/**
+ * node:sqlite, WAL, one transaction per batch. `single`: one prepared single-row INSERT per
+ * table, run once per row (the textbook way); `multi`: prepared INSERTs of up to 500 rows
+ * (what the vault does since issue 4).
+ */
+export async function rawSqliteRate(
+  file: string,
+  count: number,
+  method: RawMethod,
+  batch = 1000,
+): Promise<number> {
   const rows = readSqlite(file, count, batch)
   const dir = await mkdtemp(join(tmpdir(), 'strongroom-raw-'))
   const db = new DatabaseSync(join(dir, 'raw.db'))
@@ -58,19 +72,32 @@ export async function rawSqliteRate(file: string, count: number, batch = 1000): 
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
   db.exec('PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000;')
   db.exec(migration('sqlite'))
-  const statements = Object.fromEntries(
-    TABLES.map((table) => {
-      const columns = Object.keys(rows[table].find((b) => b.length > 0)?.[0] ?? {})
-      const sql = `INSERT INTO ${table} (${columns.join(',')}) VALUES (${columns.map(() => '?').join(',')})`
-      return [table, { columns, statement: columns.length ? db.prepare(sql) : undefined }]
-    }),
-  )
+  const columnsOf = (table: string) =>
+    Object.keys(rows[table as keyof Rows].find((b) => b.length > 0)?.[0] ?? {})
+  const statements = new Map<string, StatementSync>()
+  const statement = (table: string, columns: string[], count: number) => {
+    const key = `${table}:${count}`
+    let prepared = statements.get(key)
+    if (prepared === undefined) {
+      const tuple = `(${columns.map(() => '?').join(',')})`
+      const values = Array.from({ length: count }, () => tuple).join(',')
+      prepared = db.prepare(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${values}`)
+      statements.set(key, prepared)
+    }
+    return prepared
+  }
   const started = performance.now()
   for (let b = 0; b < rows.objects.length; b++) {
     db.exec('BEGIN')
     for (const table of TABLES) {
-      const { columns, statement } = statements[table] ?? { columns: [] }
-      for (const row of rows[table][b] ?? []) statement?.run(...columns.map((c) => row[c] as never))
+      const columns = columnsOf(table)
+      const all = rows[table][b] ?? []
+      const size = method === 'single' ? 1 : MULTI_ROWS
+      for (let i = 0; i < all.length; i += size) {
+        const chunk = all.slice(i, i + size)
+        const values = chunk.flatMap((row) => columns.map((c) => row[c]))
+        statement(table, columns, chunk.length).run(...(values as never[]))
+      }
     }
     db.exec('COMMIT')
   }
@@ -96,10 +123,37 @@ async function readPostgres(url: string, count: number, batch: number): Promise<
   return group(objects, related, batch)
 }
 
-async function insertMany(client: pg.Client, table: string, rows: Row[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500)
-    const columns = Object.keys(chunk[0] ?? {})
+/** PostgreSQL types of the columns, for unnest. */
+const PG_TYPES: Record<string, string> = {
+  created_at: 'bigint',
+  modified_at: 'bigint',
+  expires_at: 'bigint',
+  queued_at: 'bigint',
+  version: 'integer',
+  digest: 'bytea',
+}
+
+/** `multi`: INSERTs of 500 rows of VALUES; `unnest`: one INSERT per table, columns as arrays. */
+export type RawPgMethod = 'multi' | 'unnest'
+
+async function insertMany(
+  client: pg.Client,
+  table: string,
+  rows: Row[],
+  method: RawPgMethod,
+): Promise<void> {
+  const columns = Object.keys(rows[0] ?? {})
+  if (columns.length === 0) return
+  if (method === 'unnest') {
+    const arrays = columns.map((c, j) => `$${j + 1}::${PG_TYPES[c] ?? 'text'}[]`)
+    await client.query(
+      `INSERT INTO ${table} (${columns.join(',')}) SELECT * FROM unnest(${arrays.join(',')})`,
+      columns.map((c) => rows.map((row) => row[c])),
+    )
+    return
+  }
+  for (let i = 0; i < rows.length; i += MULTI_ROWS) {
+    const chunk = rows.slice(i, i + MULTI_ROWS)
     const values: unknown[] = []
     const tuples = chunk.map(
       (row) => `(${columns.map((c) => `$${values.push(row[c])}`).join(',')})`,
@@ -111,10 +165,11 @@ async function insertMany(client: pg.Client, table: string, rows: Row[]): Promis
   }
 }
 
-/** pg, multi-row INSERTs of 500 rows per table, one transaction per batch. */
+/** pg, one transaction per batch, rows inserted by `method` per table. */
 export async function rawPostgresRate(
   sourceUrl: string,
   count: number,
+  method: RawPgMethod,
   batch = 1000,
 ): Promise<number> {
   const rows = await readPostgres(sourceUrl, count, batch)
@@ -126,7 +181,7 @@ export async function rawPostgresRate(
   const started = performance.now()
   for (let b = 0; b < rows.objects.length; b++) {
     await client.query('BEGIN')
-    for (const table of TABLES) await insertMany(client, table, rows[table][b] ?? [])
+    for (const table of TABLES) await insertMany(client, table, rows[table][b] ?? [], method)
     await client.query('COMMIT')
   }
   const seconds = (performance.now() - started) / 1000

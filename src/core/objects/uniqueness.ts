@@ -9,6 +9,7 @@ const slot = (entry: IndexEntry) =>
 
 /** Claims an object already holds are not conflicts (a restored object re-claims its own values). */
 function foreignHolders(entries: readonly IndexEntry[], holders: readonly IndexEntry[]) {
+  if (holders.length === 0) return []
   const claimant = new Map(entries.map((e) => [slot(e), e.objectId]))
   return holders.filter((h) => claimant.get(slot(h)) !== h.objectId)
 }

@@ -98,9 +98,11 @@ export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): Sea
         CLAIM_ROWS,
         entries.map(entryValues),
       )
+      const conflicts: IndexEntry[] = []
+      // Every claim won (the usual case): no holder to look for.
+      if (claimed.length === entries.length) return conflicts
       const won = new Set(claimed.map((row) => slotOf(row.property, row.digest)))
       const lost = entries.filter((e) => !won.has(slotOf(e.property, e.digest)))
-      const conflicts: IndexEntry[] = []
       for (const chunk of chunks(lost)) {
         const holders = await db
           .selectFrom('object_unique')
