@@ -206,3 +206,56 @@ describeEngines('bulk objects', (engine) => {
     })
   })
 })
+
+// Batches larger than one write step (PostgreSQL seals and writes them in overlapping steps).
+describeEngines('bulk objects, large batches', (engine) => {
+  let server: TestServer
+  let people: ObjectsApi
+  let serial = 0
+  const person = () => {
+    const n = serial++
+    return { name: `Large Person ${n}`, ssn: `610-${String(10 + (n % 80))}-${1000 + n}` }
+  }
+  beforeAll(async () => {
+    server = await startTestServer({ engine, env: { SVC_SERVICE_MAX_PAGE_SIZE: '1000' } })
+    await addCollection(server, PEOPLE)
+    people = objectsOf(server, 'people')
+  })
+  afterAll(() => server.close())
+
+  it('stores every item of a large batch, each findable, in request order', async () => {
+    const items = Array.from({ length: 700 }, person)
+    const body = await ok(people.addMany(items))
+    expect(body.ok).toBe(true)
+    expect(body.results).toHaveLength(700)
+    for (const k of [0, 249, 250, 699]) {
+      const found = await ok(people.search({ match: { ssn: items[k]?.ssn } }, 'props=id,name'))
+      expect(found.results).toEqual([{ id: body.results[k].id, name: items[k]?.name }])
+    }
+    const like = await ok(people.search({ like: { name: '*son 699*' } }, 'props=id'))
+    expect(like.results).toEqual([{ id: body.results[699].id }])
+    expect(await ok(people.count())).toMatchObject({ active: 700, archived: 0 })
+  })
+
+  it('fails items across write steps as in one step, and writes none', async () => {
+    const stored = person()
+    const storedId = await addObject(people, stored)
+    const before = await ok(people.count())
+    const items: Record<string, unknown>[] = Array.from({ length: 800 }, person)
+    items[600] = { ...person(), ssn: items[10]?.ssn }
+    items[650] = { ...person(), id: storedId }
+    items[300] = { ...person(), ssn: stored.ssn }
+    items[720] = { ...person(), ssn: 'nope' }
+    const body = await ok(people.addMany(items))
+    expect(body.ok).toBe(false)
+    const codes = body.results.map(
+      (r: { ok: boolean; error?: { error_code: string } }) => r.error?.error_code ?? 'ok',
+    )
+    const failed = Object.fromEntries(
+      codes.flatMap((code: string, i: number) => (code === 'ok' ? [] : [[i, code]])),
+    )
+    expect(failed).toEqual({ 300: 'ERR9002', 600: 'ERR9002', 650: 'ERR9001', 720: 'ERR3002' })
+    expect(await ok(people.count())).toEqual(before)
+    await expectError(await people.get(body.results[0].id), 404, 'ERR3005')
+  })
+})

@@ -30,6 +30,11 @@ type Prepared = Readonly<{
   isQueued: boolean
 }>
 
+/** Objects per write step of a batch on PostgreSQL (see persistOverlapped). */
+const WRITE_STEP = 250
+/** Objects sealed between two yields to the event loop within a write step. */
+const SEAL_STEP = 50
+
 const slot = (e: IndexEntry) => `${e.property}\u0000${Buffer.from(e.digest).toString('base64')}`
 
 export function createAddition(deps: ObjectsDeps) {
@@ -132,13 +137,16 @@ export function createAddition(deps: ObjectsDeps) {
     })
   }
 
-  /** Two items of one batch with the same unique value: the later one fails (seed 4.8). */
+  /**
+   * Two items of one batch with the same unique value: the later one fails (seed 4.8). `seen`
+   * holds the values of the batch's earlier steps.
+   */
   function checkBatchUniques(
     collection: StoredCollection,
     prepared: readonly Prepared[],
     errors: ItemErrors,
+    seen = new Set<string>(),
   ) {
-    const seen = new Set<string>()
     for (const item of prepared) {
       for (const claim of item.claims) {
         if (seen.has(slot(claim)))
@@ -148,14 +156,17 @@ export function createAddition(deps: ObjectsDeps) {
     }
   }
 
-  /** Inserts rows, entries, claims and queue entries; taken ids and unique values fail their item. */
+  /**
+   * Inserts rows, entries, claims and queue entries; taken ids and unique values fail their item
+   * (in `errors`, which holds those of the batch's earlier steps).
+   */
   async function persist(
     tx: Repos,
     ctx: RequestContext,
     collection: StoredCollection,
     prepared: readonly Prepared[],
+    errors: ItemErrors = new Map(),
   ) {
-    const errors: ItemErrors = new Map()
     const taken = await tx.objects.insert(prepared.map((p) => p.record))
     for (const p of prepared)
       if (taken.has(p.record.id)) errors.set(p.index, duplicateId(p.record.id))
@@ -175,6 +186,44 @@ export function createAddition(deps: ObjectsDeps) {
     if (queued.length > 0 && errors.size === 0)
       await tx.substring.enqueue(collection.name, queued, ctx.now)
     return errors
+  }
+
+  /**
+   * Seals and writes a batch in steps, each step written while the next is sealed: PostgreSQL
+   * runs the statements in its own process, so the database and this thread work at the same
+   * time instead of in turn. Yielding between small sealing steps lets the statements already
+   * sent complete and the next ones go out. Same statements and outcomes as writing the batch in
+   * one step: steps run in order in the one transaction, and unique values repeated across steps
+   * fail the later item as within one step.
+   */
+  async function persistOverlapped(
+    tx: Repos,
+    ctx: RequestContext,
+    collection: StoredCollection,
+    batch: Readonly<{ drafts: readonly Draft[]; options: WriteOptions; inBatch: ItemErrors }>,
+  ): Promise<ItemErrors> {
+    const { drafts, options, inBatch } = batch
+    const failed: ItemErrors = new Map()
+    const seen = new Set<string>()
+    let written: Promise<unknown> = Promise.resolve()
+    let isBroken = false
+    for (let start = 0; start < drafts.length && !isBroken; start += WRITE_STEP) {
+      const end = Math.min(drafts.length, start + WRITE_STEP)
+      const prepared: Prepared[] = []
+      for (let i = start; i < end; i += SEAL_STEP) {
+        const step = drafts.slice(i, Math.min(end, i + SEAL_STEP))
+        for (const item of prepare(ctx, collection, step, options)) prepared.push(item)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      checkBatchUniques(collection, prepared, inBatch, seen)
+      written = written.then(() => persist(tx, ctx, collection, prepared, failed))
+      // Awaited below; a failed step stops the sealing and must not go unhandled meanwhile.
+      written.catch(() => {
+        isBroken = true
+      })
+    }
+    await written
+    return failed
   }
 
   /**
@@ -202,14 +251,23 @@ export function createAddition(deps: ObjectsDeps) {
       attempt(errors, i, () => readObjectBody(collection, body, rules)),
     )
     const drafts = await draft(ctx, collection, inputs, errors)
-    const prepared = prepare(ctx, collection, drafts, options)
-    checkBatchUniques(collection, prepared, errors)
     const drafted = new Map(drafts.map((d) => [d.index, d.id]))
     const ids = inputs.map((input, i) => drafted.get(i) ?? input?.id)
     auditObjects(
       ctx,
-      prepared.map((p) => p.record.id),
+      drafts.map((d) => d.id),
     )
+    if (deps.store.kind === 'postgres' && drafts.length > WRITE_STEP) {
+      return commit(deps, ctx, { ids, errors }, async (tx) => {
+        const inBatch: ItemErrors = new Map()
+        const failed = await persistOverlapped(tx, ctx, collection, { drafts, options, inBatch })
+        if (failed.size === 0 && inBatch.size === 0 && errors.size === 0 && within !== undefined)
+          await within(tx, ids as string[])
+        return new Map([...inBatch, ...failed])
+      })
+    }
+    const prepared = prepare(ctx, collection, drafts, options)
+    checkBatchUniques(collection, prepared, errors)
     return commit(deps, ctx, { ids, errors }, async (tx) => {
       const failed = await persist(tx, ctx, collection, prepared)
       if (failed.size === 0 && errors.size === 0 && within !== undefined)
