@@ -328,7 +328,8 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
           expiresAt: i % 2 === 0 ? undefined : T0 + 10_000,
           tenantId: i % 3 === 0 ? 't1' : undefined,
           fields: JSON.stringify({ n: i, quote: `"\\'{},${i}` }),
-          sealed: `{"s":"${i}"}`,
+          sealed: `{"s":"${i} é€😀 NULL"}`,
+          ownerId: i % 5 === 0 ? '' : undefined,
         }),
       )
       expect(await store.objects.insert(records.slice(0, 10))).toEqual(new Set())
@@ -341,8 +342,8 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
           object('many99999', { collection: 'many' }),
         ])),
       ]).toEqual(['many00700'])
-      const [stored] = await store.objects.get('many', ['many00701'])
-      expect(stored).toEqual(records[701])
+      const stored = await store.objects.get('many', ['many00700', 'many00701'])
+      expect(stored.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([records[700], records[701]])
 
       const entries = ids.map((id, i) => ({ ...entry('code', 0, id), digest: wide(i) }))
       await store.searchIndex.insertIndex(entries.map((e) => ({ ...e, collection: 'many' })))
