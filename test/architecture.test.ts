@@ -66,7 +66,7 @@ type Import = { readonly specifier: string; readonly names: string }
 function importsOf(text: string): Import[] {
   const found: Import[] = []
   const pattern =
-    /(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+    /(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|(?:\bimport|\brequire|\bgetBuiltinModule)\(\s*['"]([^'"]+)['"]\s*\)/g
   for (const match of text.matchAll(pattern)) {
     found.push({ specifier: match[3] ?? match[4] ?? '', names: match[2] ?? '' })
   }
@@ -126,6 +126,10 @@ describe('architecture', () => {
   it('detects a forbidden edge (the checker itself works)', () => {
     expect(importsOf("import { x } from '../storage/sql-store.ts'")).toEqual([
       { specifier: '../storage/sql-store.ts', names: '{ x }' },
+    ])
+    expect(importsOf("const pg = require('pg')")).toEqual([{ specifier: 'pg', names: '' }])
+    expect(importsOf("process.getBuiltinModule('node:sqlite')")).toEqual([
+      { specifier: 'node:sqlite', names: '' },
     ])
     expect(FORBIDDEN[layerOf(join(SRC, 'core/objects/objects.ts'))]).toContain('storage')
     expect(FORBIDDEN_PACKAGES.contract?.test('kysely')).toBe(true)

@@ -1,6 +1,7 @@
 // src/http/routes/system.ts: HTTP binding for health, version, cluster, configuration, license, confvars, debug
-import { Type } from 'typebox'
+
 import { CustomAuditQuery, Health } from '../../contract/common.ts'
+import { Type } from '../../contract/schema.ts'
 import {
   ClusterInfo,
   Confvar,
