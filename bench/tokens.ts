@@ -7,6 +7,8 @@ import { loadConfig } from '../src/config.ts'
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
 const STORE = process.env.BENCH_STORE ?? 'memory'
+/** Runs only the scenarios whose title contains this text (the floor always runs). */
+const ONLY = process.env.BENCH_ONLY ?? ''
 const AUTH = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
 const REASON = 'reason=AppFunctionality'
 
@@ -71,6 +73,7 @@ async function load(options: Load, duration: number) {
 }
 
 async function run(title: string, options: Load, perCall: number): Promise<void> {
+  if (!title.includes(ONLY) && !title.includes('floor')) return
   const result = await load(options, DURATION)
   const failed = result.non2xx + result.errors + result.timeouts
   const rate = result.requests.average

@@ -17,12 +17,13 @@ import {
 } from './repos/system.ts'
 import { createTokensRepo } from './repos/tokens.ts'
 import type { Tables } from './schema.ts'
+import { createStatements, type Statements } from './statements.ts'
 
-function createRepos(db: Kysely<Tables>, dialect: Dialect): Repos {
+function createRepos(db: Kysely<Tables>, dialect: Dialect, statements: Statements): Repos {
   return {
-    meta: createMetaRepo(db),
-    audit: createAuditRepo(db),
-    iam: createIamRepo(db),
+    meta: createMetaRepo(db, statements),
+    audit: createAuditRepo(db, statements),
+    iam: createIamRepo(db, statements),
     confvars: createConfvarsRepo(db),
     workers: createWorkersRepo(db),
     keys: createKeysRepo(db),
@@ -31,19 +32,20 @@ function createRepos(db: Kysely<Tables>, dialect: Dialect): Repos {
     searchIndex: createSearchIndexRepo(db),
     substring: createSubstringRepo(db),
     collections: createCollectionsRepo(db),
-    tokens: createTokensRepo(db),
+    tokens: createTokensRepo(db, statements),
   }
 }
 
 export function createSqlStore(database: OpenDatabase): Store {
   const { db } = database
+  const statements = createStatements(database.dialect)
   return {
-    ...createRepos(db, database.dialect),
+    ...createRepos(db, database.dialect, statements),
     kind: database.dialect,
     isMemory: database.isMemory,
     async transaction(work, options = {}) {
       return db.transaction().execute(async (trx) => {
-        const result = await work(createRepos(trx, database.dialect))
+        const result = await work(createRepos(trx, database.dialect, statements))
         // A call that ran out of time is rolled back rather than committed late.
         options.signal?.throwIfAborted()
         return result

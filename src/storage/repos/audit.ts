@@ -2,24 +2,37 @@
 import type { Kysely } from 'kysely'
 import type { AuditRepo } from '../../core/store.ts'
 import type { Tables } from '../schema.ts'
+import type { Statements } from '../statements.ts'
 
-export function createAuditRepo(db: Kysely<Tables>): AuditRepo {
+const COLUMNS = [
+  'event_id',
+  'time',
+  'request_id',
+  'username',
+  'operation',
+  'collection',
+  'outcome',
+  'status',
+  'record',
+]
+
+export function createAuditRepo(db: Kysely<Tables>, statements: Statements): AuditRepo {
   return {
+    // Every call writes one: hand-written SQL (storage/statements.ts).
     async insert(row) {
-      await db
-        .insertInto('audit_events')
-        .values({
-          event_id: row.eventId,
-          time: row.time,
-          request_id: row.requestId,
-          username: row.username,
-          operation: row.operation,
-          collection: row.collection ?? null,
-          outcome: row.outcome,
-          status: row.status,
-          record: row.record,
-        })
-        .execute()
+      await statements.insert(db, 'audit_events', COLUMNS, [
+        [
+          row.eventId,
+          row.time,
+          row.requestId,
+          row.username,
+          row.operation,
+          row.collection ?? null,
+          row.outcome,
+          row.status,
+          row.record,
+        ],
+      ])
     },
     async list({ since, limit }) {
       let query = db.selectFrom('audit_events').selectAll().orderBy('seq').limit(limit)
