@@ -20,20 +20,27 @@ import type { Tables } from './schema.ts'
 import { createStatements, type Statements } from './statements.ts'
 
 function createRepos(db: Kysely<Tables>, dialect: Dialect, statements: Statements): Repos {
-  return {
-    meta: createMetaRepo(db, statements),
-    audit: createAuditRepo(db, statements),
-    iam: createIamRepo(db, statements),
-    confvars: createConfvarsRepo(db),
-    workers: createWorkersRepo(db),
-    keys: createKeysRepo(db),
-    leases: createLeasesRepo(db),
-    objects: createObjectsRepo(db, dialect),
-    searchIndex: createSearchIndexRepo(db),
-    substring: createSubstringRepo(db),
-    collections: createCollectionsRepo(db),
-    tokens: createTokensRepo(db, statements),
+  const factories: { [Name in keyof Repos]: () => Repos[Name] } = {
+    meta: () => createMetaRepo(db, statements),
+    audit: () => createAuditRepo(db, statements),
+    iam: () => createIamRepo(db, statements),
+    confvars: () => createConfvarsRepo(db),
+    workers: () => createWorkersRepo(db),
+    keys: () => createKeysRepo(db),
+    leases: () => createLeasesRepo(db),
+    objects: () => createObjectsRepo(db, dialect),
+    searchIndex: () => createSearchIndexRepo(db),
+    substring: () => createSubstringRepo(db),
+    collections: () => createCollectionsRepo(db),
+    tokens: () => createTokensRepo(db, statements),
   }
+  // A transaction uses one or two repos: each is built on first use.
+  const repos = {} as Repos
+  for (const [name, create] of Object.entries(factories)) {
+    let repo: unknown
+    Object.defineProperty(repos, name, { enumerable: true, get: () => (repo ??= create()) })
+  }
+  return repos
 }
 
 export function createSqlStore(database: OpenDatabase): Store {

@@ -9,32 +9,50 @@ import type { Tables } from './schema.ts'
  * lookup, token insert) are written once as SQL; they still run through the Kysely instance or
  * transaction they are given, so connections, transactions and SQL tracing are unchanged.
  */
+/** An insert's table, columns and optional tail (`on conflict …`); declare it once, as a constant. */
+export type InsertShape = Readonly<{
+  table: string
+  columns: readonly string[]
+  suffix?: string
+  /** SQL text by dialect and row count, filled as statements are run. */
+  texts: Map<string, string>
+}>
+
+export function insertShape(table: string, columns: readonly string[], suffix = ''): InsertShape {
+  return { table, columns, suffix, texts: new Map() }
+}
+
 export type Statements = Readonly<{
   /** Runs `text`, written with `?` placeholders (PostgreSQL gets `$1…$n`, converted once). */
   query<Row>(db: Kysely<Tables>, text: string, parameters: readonly unknown[]): Promise<Row[]>
   /** `insert into table (columns) values (…), (…) suffix` for every row of `values`. */
   insert<Row>(
     db: Kysely<Tables>,
-    table: string,
-    columns: readonly string[],
+    shape: InsertShape,
     values: readonly (readonly unknown[])[],
-    suffix?: string,
   ): Promise<Row[]>
 }>
 
-/** Distinct insert shapes kept (table × columns × row count × suffix). */
-const MAX_CACHED = 1000
+/** Row counts vary with the request: keep at most this many texts per shape. */
+const MAX_TEXTS = 500
 
 export function createStatements(dialect: Dialect): Statements {
-  const texts = new Map<string, string>()
   const placeholder = dialect === 'sqlite' ? () => '?' : (n: number) => `$${n}`
+  const converted = new Map<string, string>()
 
-  function cached(key: string, build: () => string): string {
-    let text = texts.get(key)
+  function insertText(shape: InsertShape, count: number): string {
+    const key = `${dialect}${count}`
+    let text = shape.texts.get(key)
     if (text === undefined) {
-      text = build()
-      if (texts.size >= MAX_CACHED) texts.clear()
-      texts.set(key, text)
+      const names = shape.columns.map((column) => `"${column}"`).join(', ')
+      let n = 0
+      const rows = Array.from(
+        { length: count },
+        () => `(${shape.columns.map(() => placeholder(++n)).join(', ')})`,
+      )
+      text = `insert into "${shape.table}" (${names}) values ${rows.join(', ')}${shape.suffix ?? ''}`
+      if (shape.texts.size >= MAX_TEXTS) shape.texts.clear()
+      shape.texts.set(key, text)
     }
     return text
   }
@@ -45,19 +63,16 @@ export function createStatements(dialect: Dialect): Statements {
 
   return {
     query(db, text, parameters) {
-      let n = 0
-      const converted = cached(text, () => text.replace(/\?/g, () => placeholder(++n)))
-      return run(db, converted, [...parameters])
-    },
-    insert(db, table, columns, values, suffix = '') {
-      const key = `${table}\u0000${columns.join(',')}\u0000${values.length}\u0000${suffix}`
-      const text = cached(key, () => {
-        const names = columns.map((column) => `"${column}"`).join(', ')
+      let sqlText = converted.get(text)
+      if (sqlText === undefined) {
         let n = 0
-        const rows = values.map(() => `(${columns.map(() => placeholder(++n)).join(', ')})`)
-        return `insert into "${table}" (${names}) values ${rows.join(', ')}${suffix}`
-      })
-      return run(db, text, values.flat())
+        sqlText = text.replace(/\?/g, () => placeholder(++n))
+        converted.set(text, sqlText)
+      }
+      return run(db, sqlText, [...parameters])
+    },
+    insert(db, shape, values) {
+      return run(db, insertText(shape, values.length), values.flat())
     },
   }
 }

@@ -1,5 +1,12 @@
 // src/core/crypto/aead.ts: the AEAD for stored values: AES-256-CTR + HMAC-SHA256 (encrypt-then-MAC), batched
-import { type Cipheriv, createCipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+import {
+  type Cipheriv,
+  createCipheriv,
+  hkdfSync,
+  randomBytes,
+  randomFillSync,
+  timingSafeEqual,
+} from 'node:crypto'
 import { createMac } from './mac.ts'
 
 /**
@@ -103,6 +110,26 @@ function tag(
   return key.mac(Buffer.concat([head, iv, length, aad, body])).subarray(0, TAG)
 }
 
+/**
+ * IVs come from a buffer of CSPRNG output refilled 4 KiB at a time: one `randomBytes` call per
+ * seal cost more than the AES and the MAC together. Bytes are handed out once, never reused.
+ */
+const IV_POOL = Buffer.alloc(4096)
+let ivPoolOffset = IV_POOL.length
+
+function randomIvs(count: number): Buffer {
+  const size = IV * count
+  if (size > IV_POOL.length) return randomBytes(size)
+  if (ivPoolOffset + size > IV_POOL.length) {
+    randomFillSync(IV_POOL)
+    ivPoolOffset = 0
+  }
+  // A copy, so a caller holding the result never sees bytes handed out later.
+  const ivs = Buffer.from(IV_POOL.subarray(ivPoolOffset, ivPoolOffset + size))
+  ivPoolOffset += size
+  return ivs
+}
+
 export type SealItem = Readonly<{ plaintext: Uint8Array; aad: Uint8Array }>
 
 /** Seals every item under one key with a fresh random IV each; one cipher set-up for the batch. */
@@ -110,7 +137,7 @@ export function sealMany(key: AeadKey, items: readonly SealItem[]): Buffer[] {
   const head = Buffer.alloc(HEADER)
   head[0] = FORMAT_V1
   head.writeUInt32BE(key.version, 1)
-  const random = randomBytes(IV * items.length)
+  const random = randomIvs(items.length)
   const ivs = items.map((_, i) => random.subarray(i * IV, (i + 1) * IV))
   const streams = keystreams(
     key,

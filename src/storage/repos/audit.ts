@@ -2,9 +2,9 @@
 import type { Kysely } from 'kysely'
 import type { AuditRepo } from '../../core/store.ts'
 import type { Tables } from '../schema.ts'
-import type { Statements } from '../statements.ts'
+import { insertShape, type Statements } from '../statements.ts'
 
-const COLUMNS = [
+const INSERT = insertShape('audit_events', [
   'event_id',
   'time',
   'request_id',
@@ -14,25 +14,33 @@ const COLUMNS = [
   'outcome',
   'status',
   'record',
-]
+])
+
+/** Rows per statement: 9 parameters each, within every engine's parameter limit. */
+const CHUNK = 500
 
 export function createAuditRepo(db: Kysely<Tables>, statements: Statements): AuditRepo {
   return {
-    // Every call writes one: hand-written SQL (storage/statements.ts).
-    async insert(row) {
-      await statements.insert(db, 'audit_events', COLUMNS, [
-        [
-          row.eventId,
-          row.time,
-          row.requestId,
-          row.username,
-          row.operation,
-          row.collection ?? null,
-          row.outcome,
-          row.status,
-          row.record,
-        ],
-      ])
+    // Every call writes one (batched by the audit service): hand-written SQL.
+    async insert(rows) {
+      for (let start = 0; start < rows.length; start += CHUNK) {
+        const part = rows.slice(start, start + CHUNK)
+        await statements.insert(
+          db,
+          INSERT,
+          part.map((row) => [
+            row.eventId,
+            row.time,
+            row.requestId,
+            row.username,
+            row.operation,
+            row.collection ?? null,
+            row.outcome,
+            row.status,
+            row.record,
+          ]),
+        )
+      }
     },
     async list({ since, limit }) {
       let query = db.selectFrom('audit_events').selectAll().orderBy('seq').limit(limit)

@@ -2,7 +2,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { TokenRecord, TokenSelection, TokensRepo, TokenType } from '../../core/tokens-store.ts'
 import type { Tables, TokensTable } from '../schema.ts'
-import type { Statements } from '../statements.ts'
+import { insertShape, type Statements } from '../statements.ts'
 
 type Row = Selectable<TokensTable>
 
@@ -80,14 +80,20 @@ const TOKEN_COLUMNS: readonly (keyof Row)[] = [
   'fpprops',
   'transaction_id',
 ]
+const INSERT_TOKENS = insertShape('tokens', TOKEN_COLUMNS)
+const INSERT_TAGS = insertShape('token_tags', ['collection', 'tag', 'row_id'])
+const CLAIM_IDS = insertShape(
+  'token_ids',
+  ['collection', 'token_id', 'type'],
+  ' on conflict do nothing returning "token_id"',
+)
 
 export function createTokensRepo(db: Kysely<Tables>, statements: Statements): TokensRepo {
   async function insertTags(rows: readonly TokenRecord[]) {
     const tags = rows.flatMap((r) =>
       [...new Set(r.tags)].map((tag) => [r.collection, tag, r.rowId]),
     )
-    for (const part of chunks(tags))
-      await statements.insert(db, 'token_tags', ['collection', 'tag', 'row_id'], part)
+    for (const part of chunks(tags)) await statements.insert(db, INSERT_TAGS, part)
   }
 
   async function releaseOrphans(collection: string, tokenIds: readonly string[]) {
@@ -117,7 +123,7 @@ export function createTokensRepo(db: Kysely<Tables>, statements: Statements): To
           const row = toRow(record)
           return TOKEN_COLUMNS.map((column) => row[column])
         })
-        await statements.insert(db, 'tokens', TOKEN_COLUMNS, values)
+        await statements.insert(db, INSERT_TOKENS, values)
       }
       await insertTags(rows)
     },
@@ -127,10 +133,8 @@ export function createTokensRepo(db: Kysely<Tables>, statements: Statements): To
       for (const part of chunks(claims)) {
         const rows = await statements.insert<{ token_id: string }>(
           db,
-          'token_ids',
-          ['collection', 'token_id', 'type'],
+          CLAIM_IDS,
           part.map((c) => [collection, c.tokenId, c.type]),
-          ' on conflict do nothing returning "token_id"',
         )
         for (const row of rows) won.add(row.token_id)
       }
