@@ -59,7 +59,7 @@ const items = (n: number, type: string) => Array.from({ length: n }, (_, i) => i
 
 type Load = { url: string; method: 'GET' | 'POST'; body?: unknown; connections: number }
 
-async function load(options: Load, duration: number) {
+async function load(options: Load, duration: number, overallRate?: number) {
   return autocannon({
     url: options.url,
     method: options.method,
@@ -67,19 +67,36 @@ async function load(options: Load, duration: number) {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     connections: options.connections,
     duration,
+    overallRate,
     // The load generator runs in its own thread so it does not share the server's event loop.
     workers: 1,
   })
 }
 
+let floor = 0
+
+/**
+ * Runs a scenario at full load; one-item calls are then run again at half the rate they reached,
+ * for the latency the issue's target is about (p99 at half the peak rate).
+ */
 async function run(title: string, options: Load, perCall: number): Promise<void> {
   if (!title.includes(ONLY) && !title.includes('floor')) return
   const result = await load(options, DURATION)
   const failed = result.non2xx + result.errors + result.timeouts
   const rate = result.requests.average
+  if (title.includes('floor')) floor = rate
+  const share =
+    floor > 0 && !title.includes('floor')
+      ? ` (${Math.round((100 * rate) / floor)} % of the floor)`
+      : ''
   const perItem = perCall > 1 ? `  ${Math.round(rate * perCall).toLocaleString('en')} tokens/s` : ''
+  let half = ''
+  if (perCall === 1 && !title.includes('floor')) {
+    const paced = await load(options, DURATION, Math.max(1, Math.floor(rate / 2)))
+    half = `  at ${Math.floor(rate / 2)} req/s: p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms`
+  }
   console.log(
-    `${title.padEnd(34)} ${rate.toFixed(0).padStart(7)} req/s${perItem}  p99 ${result.latency.p99} ms  failed ${failed}`,
+    `${title.padEnd(34)} ${rate.toFixed(0).padStart(7)} req/s${share}${perItem}  p99 ${result.latency.p99} ms  failed ${failed}${half}`,
   )
 }
 
