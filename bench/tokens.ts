@@ -1,54 +1,19 @@
 // bench/tokens.ts: tokenize and detokenize over HTTP (one item, 1000-item bulk) beside a bare Fastify hello-world
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
+import { AUTH, CONNECTIONS, DURATION, STORE, startInProcess } from './in-process.ts'
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
-const STORE = process.env.BENCH_STORE ?? 'memory'
 /** Runs only the scenarios whose title contains this text (the floor always runs). */
 const ONLY = process.env.BENCH_ONLY ?? ''
-const AUTH = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
 const REASON = 'reason=AppFunctionality'
 
-const config = loadConfig(
-  {
-    SVC_BACKING_STORE: STORE,
-    SVC_DATA_DIR: '/tmp/strongroom-bench',
-    SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
-    SVC_LOG_LEVEL: 'error',
-    SVC_LOG_AUDIT_SINK: 'database',
-  },
-  { devmode: true, files: false },
-)
-const app = await createApp(config, { isLogSilent: true })
-const base = `${await app.listen()}/api/pvlt/1.0`
+const node = await startInProcess()
+const { base, post } = node
 
 // The floor: what Fastify alone answers on this machine, in the same process and run.
 const hello = Fastify()
 hello.get('/', async () => ({ hello: 'world' }))
 const helloUrl = await hello.listen({ host: '127.0.0.1', port: 0 })
-
-async function post(path: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: AUTH,
-    body: JSON.stringify(body),
-  })
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-  return res.json()
-}
-
-await post('/ctl/collections', {
-  name: 'people',
-  type: 'PERSONS',
-  properties: [
-    { name: 'name', data_type_name: 'NAME' },
-    { name: 'ssn', data_type_name: 'SSN' },
-    { name: 'email', data_type_name: 'EMAIL' },
-  ],
-})
 
 const TOKENIZE = `/data/collections/people/tokens?${REASON}`
 const item = (type: string, i: number) => ({
@@ -142,4 +107,4 @@ await run(
 )
 
 await hello.close()
-await app.close()
+await node.close()
