@@ -81,10 +81,10 @@ function streamSink(stream: NodeJS.WritableStream): AuditSink {
     failure = error
   })
   return {
-    write: (line) =>
+    write: (lines) =>
       new Promise((resolve, reject) => {
         if (failure) return reject(failure)
-        stream.write(`${line}\n`, (error) => (error ? reject(error) : resolve()))
+        stream.write(`${lines.join('\n')}\n`, (error) => (error ? reject(error) : resolve()))
       }),
   }
 }
