@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/startup.sh: start a node on a fresh SQLite data directory, wait until health answers, stop it.
-# Time it from outside: hyperfine 'sh bench/startup.sh' (or /usr/bin/time -v sh bench/startup.sh)
+# Time it from outside too: farm-bench -n 9 -- sh bench/startup.sh
 #   sh bench/startup.sh          node bin/strongroom.js serve --dev: what `npm start` runs
 #   sh bench/startup.sh --npm    through `npm start` itself (npm's own start-up included)
 # Prints the milliseconds from launch to the first healthy answer, the CPU time the node used
