@@ -116,6 +116,17 @@ describe('architecture', () => {
     expect(violations).toEqual([])
   })
 
+  it('takes Kysely values only from src/storage/kysely.ts, so one copy of Kysely loads', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      if (relative(SRC, file) === 'storage/kysely.ts') continue
+      const text = readFileSync(file, 'utf8')
+      for (const match of text.matchAll(/import\s+(type\s+)?[^'";]*?from\s*['"]kysely['"]/g))
+        if (match[1] === undefined) violations.push(relative(SRC, file))
+    }
+    expect(violations).toEqual([])
+  })
+
   it('reads process.env only in src/config.ts', () => {
     const readers = files.filter((file) => /process\.env/.test(readFileSync(file, 'utf8')))
     expect(

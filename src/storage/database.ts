@@ -2,15 +2,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import {
-  Kysely,
-  type LogEvent,
-  PostgresDialect,
-  type SqliteDatabase,
-  SqliteDialect,
-  type SqliteStatement,
-} from 'kysely'
+import type { LogEvent, SqliteDatabase, SqliteStatement } from 'kysely'
 import type pg from 'pg'
+import { Kysely, PostgresDialect, SqliteDialect } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
 export type DatabaseOptions =

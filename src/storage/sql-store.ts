@@ -1,7 +1,8 @@
 // src/storage/sql-store.ts: implements core/store.ts on Kysely, for SQLite and PostgreSQL alike
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Repos, Store } from '../core/store.ts'
 import type { Dialect, OpenDatabase } from './database.ts'
+import { sql } from './kysely.ts'
 import { currentVersion } from './migrate.ts'
 import { createAuditRepo } from './repos/audit.ts'
 import { createCollectionsRepo } from './repos/collections.ts'

@@ -1,6 +1,7 @@
 // src/storage/statements.ts: hand-written SQL for the hottest statements, run without Kysely's query builder
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Dialect } from './database.ts'
+import { CompiledQuery } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
 /**
