@@ -8,6 +8,8 @@ declare module 'autocannon' {
     connections?: number
     duration?: number
     workers?: number
+    /** Requests per second over all connections (paced load). */
+    overallRate?: number
   }
   export type Histogram = { average: number; p50: number; p99: number }
   export type Result = {

@@ -1,46 +1,10 @@
 // bench/crypto.ts: encrypt and decrypt throughput over HTTP: one item per call, and 1000-item bulk calls
 import autocannon from 'autocannon'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
+import { AUTH, CONNECTIONS, DURATION, startInProcess } from './in-process.ts'
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
-const STORE = process.env.BENCH_STORE ?? 'memory'
-const AUTH = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
 const FIELDS = { name: 'Jo Doe', ssn: '123-45-6789', email: 'jo@example.com' }
-
-const config = loadConfig(
-  {
-    SVC_BACKING_STORE: STORE,
-    SVC_DATA_DIR: '/tmp/strongroom-bench',
-    SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
-    SVC_LOG_LEVEL: 'error',
-    SVC_LOG_AUDIT_SINK: 'database',
-  },
-  { devmode: true, files: false },
-)
-const app = await createApp(config, { isLogSilent: true })
-const base = `${await app.listen()}/api/pvlt/1.0`
-
-async function post(path: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: AUTH,
-    body: JSON.stringify(body),
-  })
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-  return res.json()
-}
-
-await post('/ctl/collections', {
-  name: 'people',
-  type: 'PERSONS',
-  properties: [
-    { name: 'name', data_type_name: 'NAME' },
-    { name: 'ssn', data_type_name: 'SSN' },
-    { name: 'email', data_type_name: 'EMAIL' },
-  ],
-})
+const node = await startInProcess()
+const { base, post } = node
 
 const ENCRYPT = '/data/collections/people/encrypt/objects?reason=AppFunctionality'
 const DECRYPT = '/data/collections/people/decrypt/objects?reason=AppFunctionality'
@@ -85,4 +49,4 @@ for (const type of ['randomized', 'deterministic']) {
   await run(`decrypt ${type}, 1000 items`, DECRYPT, toDecrypt(bulk), 1000)
 }
 
-await app.close()
+await node.close()

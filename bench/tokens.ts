@@ -1,52 +1,19 @@
 // bench/tokens.ts: tokenize and detokenize over HTTP (one item, 1000-item bulk) beside a bare Fastify hello-world
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
+import { AUTH, CONNECTIONS, DURATION, STORE, startInProcess } from './in-process.ts'
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
-const STORE = process.env.BENCH_STORE ?? 'memory'
-const AUTH = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
+/** Runs only the scenarios whose title contains this text (the floor always runs). */
+const ONLY = process.env.BENCH_ONLY ?? ''
 const REASON = 'reason=AppFunctionality'
 
-const config = loadConfig(
-  {
-    SVC_BACKING_STORE: STORE,
-    SVC_DATA_DIR: '/tmp/strongroom-bench',
-    SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
-    SVC_LOG_LEVEL: 'error',
-    SVC_LOG_AUDIT_SINK: 'database',
-  },
-  { devmode: true, files: false },
-)
-const app = await createApp(config, { isLogSilent: true })
-const base = `${await app.listen()}/api/pvlt/1.0`
+const node = await startInProcess()
+const { base, post } = node
 
 // The floor: what Fastify alone answers on this machine, in the same process and run.
 const hello = Fastify()
 hello.get('/', async () => ({ hello: 'world' }))
 const helloUrl = await hello.listen({ host: '127.0.0.1', port: 0 })
-
-async function post(path: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: AUTH,
-    body: JSON.stringify(body),
-  })
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-  return res.json()
-}
-
-await post('/ctl/collections', {
-  name: 'people',
-  type: 'PERSONS',
-  properties: [
-    { name: 'name', data_type_name: 'NAME' },
-    { name: 'ssn', data_type_name: 'SSN' },
-    { name: 'email', data_type_name: 'EMAIL' },
-  ],
-})
 
 const TOKENIZE = `/data/collections/people/tokens?${REASON}`
 const item = (type: string, i: number) => ({
@@ -57,7 +24,7 @@ const items = (n: number, type: string) => Array.from({ length: n }, (_, i) => i
 
 type Load = { url: string; method: 'GET' | 'POST'; body?: unknown; connections: number }
 
-async function load(options: Load, duration: number) {
+async function load(options: Load, duration: number, overallRate?: number) {
   return autocannon({
     url: options.url,
     method: options.method,
@@ -65,18 +32,36 @@ async function load(options: Load, duration: number) {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     connections: options.connections,
     duration,
+    overallRate,
     // The load generator runs in its own thread so it does not share the server's event loop.
     workers: 1,
   })
 }
 
+let floor = 0
+
+/**
+ * Runs a scenario at full load; one-item calls are then run again at half the rate they reached,
+ * for the latency the issue's target is about (p99 at half the peak rate).
+ */
 async function run(title: string, options: Load, perCall: number): Promise<void> {
+  if (!title.includes(ONLY) && !title.includes('floor')) return
   const result = await load(options, DURATION)
   const failed = result.non2xx + result.errors + result.timeouts
   const rate = result.requests.average
+  if (title.includes('floor')) floor = rate
+  const share =
+    floor > 0 && !title.includes('floor')
+      ? ` (${Math.round((100 * rate) / floor)} % of the floor)`
+      : ''
   const perItem = perCall > 1 ? `  ${Math.round(rate * perCall).toLocaleString('en')} tokens/s` : ''
+  let half = ''
+  if (perCall === 1 && !title.includes('floor')) {
+    const paced = await load(options, DURATION, Math.max(1, Math.floor(rate / 2)))
+    half = `  at ${Math.floor(rate / 2)} req/s: p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms`
+  }
   console.log(
-    `${title.padEnd(34)} ${rate.toFixed(0).padStart(7)} req/s${perItem}  p99 ${result.latency.p99} ms  failed ${failed}`,
+    `${title.padEnd(34)} ${rate.toFixed(0).padStart(7)} req/s${share}${perItem}  p99 ${result.latency.p99} ms  failed ${failed}${half}`,
   )
 }
 
@@ -122,4 +107,4 @@ await run(
 )
 
 await hello.close()
-await app.close()
+await node.close()

@@ -14,6 +14,7 @@ import type { IamFile } from './core/iam/iam.ts'
 import { createServices, type Services } from './core/services.ts'
 import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
+import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
 import { openDatabase, type QueryObserver } from './storage/database.ts'
 import { migrate } from './storage/migrate.ts'
@@ -81,10 +82,10 @@ function streamSink(stream: NodeJS.WritableStream): AuditSink {
     failure = error
   })
   return {
-    write: (line) =>
+    write: (lines) =>
       new Promise((resolve, reject) => {
         if (failure) return reject(failure)
-        stream.write(`${line}\n`, (error) => (error ? reject(error) : resolve()))
+        stream.write(`${lines.join('\n')}\n`, (error) => (error ? reject(error) : resolve()))
       }),
   }
 }
@@ -270,6 +271,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     store,
     async listen() {
       const address = await app.listen({ host: config.service.host, port: config.service.port })
+      warmCompilersLater()
       return tls ? address.replace(/^http:/, 'https:') : address
     },
     async close() {

@@ -66,7 +66,7 @@ type Import = { readonly specifier: string; readonly names: string }
 function importsOf(text: string): Import[] {
   const found: Import[] = []
   const pattern =
-    /(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+    /(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|(?:\bimport|\brequire|\bgetBuiltinModule)\(\s*['"]([^'"]+)['"]\s*\)/g
   for (const match of text.matchAll(pattern)) {
     found.push({ specifier: match[3] ?? match[4] ?? '', names: match[2] ?? '' })
   }
@@ -116,6 +116,17 @@ describe('architecture', () => {
     expect(violations).toEqual([])
   })
 
+  it('takes Kysely values only from src/storage/kysely.ts, so one copy of Kysely loads', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      if (relative(SRC, file) === 'storage/kysely.ts') continue
+      const text = readFileSync(file, 'utf8')
+      for (const match of text.matchAll(/import\s+(type\s+)?[^'";]*?from\s*['"]kysely['"]/g))
+        if (match[1] === undefined) violations.push(relative(SRC, file))
+    }
+    expect(violations).toEqual([])
+  })
+
   it('reads process.env only in src/config.ts', () => {
     const readers = files.filter((file) => /process\.env/.test(readFileSync(file, 'utf8')))
     expect(
@@ -126,6 +137,10 @@ describe('architecture', () => {
   it('detects a forbidden edge (the checker itself works)', () => {
     expect(importsOf("import { x } from '../storage/sql-store.ts'")).toEqual([
       { specifier: '../storage/sql-store.ts', names: '{ x }' },
+    ])
+    expect(importsOf("const pg = require('pg')")).toEqual([{ specifier: 'pg', names: '' }])
+    expect(importsOf("process.getBuiltinModule('node:sqlite')")).toEqual([
+      { specifier: 'node:sqlite', names: '' },
     ])
     expect(FORBIDDEN[layerOf(join(SRC, 'core/objects/objects.ts'))]).toContain('storage')
     expect(FORBIDDEN_PACKAGES.contract?.test('kysely')).toBe(true)

@@ -1,5 +1,6 @@
 // src/contract/collections.ts: wire shapes of collections and properties (endpoints §1–2, data-model §1–3)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
+import { Type } from './schema.ts'
 
 /**
  * A property as the service returns it: every attribute filled in.

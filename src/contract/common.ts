@@ -1,5 +1,6 @@
 // src/contract/common.ts: wire shapes shared by many operations
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
+import { Type } from './schema.ts'
 
 /**
  * A boolean query parameter: `true`/`false` in any case (anything else is 400 ERR1012).

@@ -1,6 +1,7 @@
 // src/contract/crypto.ts: wire shapes of the crypto operations (endpoints §5, crypto.md §1–5)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
 import { DataQuery, QueryList } from './common.ts'
+import { Type } from './schema.ts'
 
 /**
  * `randomized` (default): a fresh random IV, equal inputs give different ciphertexts.

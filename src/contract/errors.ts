@@ -1,5 +1,6 @@
 // src/contract/errors.ts: the error catalogue; codes are public and permanent (see spec/errors.md)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
+import { Type } from './schema.ts'
 
 export type ErrorDefinition = Readonly<{ code: string; status: number; title: string }>
 

@@ -1,5 +1,6 @@
 // src/contract/iam.ts: wire shapes of the IAM operations and of the IAM configuration file (TOML)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
+import { Type } from './schema.ts'
 
 const Names = Type.Array(Type.String())
 const NonEmptyNames = Type.Array(Type.String(), { minItems: 1 })

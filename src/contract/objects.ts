@@ -1,7 +1,8 @@
 // src/contract/objects.ts: wire shapes of objects (endpoints §3, data-model §5–6)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
 import { DataQuery, QueryBoolean, QueryList } from './common.ts'
 import { ErrorBody } from './errors.ts'
+import { Type } from './schema.ts'
 
 /**
  * An object on the wire: property name → value, validated later against the collection.

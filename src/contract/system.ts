@@ -1,6 +1,7 @@
 // src/contract/system.ts: wire shapes of the system operations (version, cluster, confvars, license)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
 import { DataQuery, QueryBoolean } from './common.ts'
+import { Type } from './schema.ts'
 
 /** @example { "vault_id": "…", "vault_version": "0.1.0", "db_schema_version": 1 } */
 export const Version = Type.Object({

@@ -1,8 +1,9 @@
 // src/contract/tokens.ts: wire shapes of the tokens operations (endpoints §4, tokens.md)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
 import { DataQuery, QueryList } from './common.ts'
 import { ErrorBody } from './errors.ts'
 import { ObjectFields, Paging } from './objects.ts'
+import { Type } from './schema.ts'
 
 /** @example "pci" */
 export const TokenType = Type.Union([

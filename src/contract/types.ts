@@ -1,5 +1,6 @@
 // src/contract/types.ts: wire shapes of data types (endpoints §6.1–6.3, data-model §7–8)
-import { type Static, Type } from 'typebox'
+import type { Static } from 'typebox'
+import { Type } from './schema.ts'
 
 /**
  * A data type, built-in or custom. Built-in types are their own base type and list their

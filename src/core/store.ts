@@ -38,7 +38,8 @@ export type AuditRow = {
 }
 
 export type AuditRepo = {
-  insert(row: AuditRow): Promise<void>
+  /** Appends the rows in order, in one statement. */
+  insert(rows: readonly AuditRow[]): Promise<void>
   list(options: { readonly since?: Micros; readonly limit: number }): Promise<AuditRow[]>
 }
 

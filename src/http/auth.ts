@@ -1,5 +1,5 @@
 // src/http/auth.ts: bearer credential → principal → RequestContext, capability gate and access reason
-import type { FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyRequest } from 'fastify'
 import { newAuditDraft, type Principal, type RequestContext } from '../core/context.ts'
 import { VaultError } from '../core/errors.ts'
 import { DATA_OPERATIONS, OPERATIONS, type Operation } from '../core/iam/operations.ts'
@@ -55,6 +55,7 @@ function remoteAddress(req: FastifyRequest, useXff: boolean): string {
 function contextFor(
   req: FastifyRequest,
   operation: Operation,
+  routeUrl: string | undefined,
   principal: Principal,
   services: Services,
   signal: AbortSignal,
@@ -71,7 +72,7 @@ function contextFor(
     tenantIds: tenantIds(req.headers['x-tenant-id']),
     transParam: firstHeader(req.headers['x-trans-param']),
     remoteAddr: remoteAddress(req, useXff),
-    audit: newAuditDraft(operation, req.method, req.routeOptions.url ?? req.url),
+    audit: newAuditDraft(operation, req.method, routeUrl ?? req.url),
   }
 }
 
@@ -84,11 +85,12 @@ export type AuthOptions = { readonly useXff: boolean }
 export async function authenticateRequest(
   services: Services,
   req: FastifyRequest,
+  route: Readonly<{ config: FastifyContextConfig; url: string | undefined }>,
   signal: AbortSignal,
   options: AuthOptions,
 ): Promise<void> {
-  const operation = req.routeOptions.config.operation as Operation
-  req.ctx = contextFor(req, operation, ANONYMOUS, services, signal, options.useXff)
+  const operation = route.config.operation as Operation
+  req.ctx = contextFor(req, operation, route.url, ANONYMOUS, services, signal, options.useXff)
   if (OPERATIONS[operation].kind === 'public') return
   const isData = DATA_OPERATIONS.has(operation)
   // Control operations never use the cache: they see IAM changes made on other nodes at once.
@@ -103,7 +105,7 @@ export async function authenticateRequest(
   if (!isData) return
   const query = (req.query ?? {}) as QueryValues
   if (
-    req.routeOptions.config.isAdhocMissingNotFound === true &&
+    route.config.isAdhocMissingNotFound === true &&
     queryString(query, 'reason') === 'Other' &&
     !queryString(query, 'adhoc_reason')?.trim()
   )
@@ -120,7 +122,7 @@ export async function authenticateRequest(
   else await services.cache.ensureFresh()
 }
 
+/** Whether the request is a call of a public operation (health): no credential, no audit. */
 export function isPublic(req: FastifyRequest): boolean {
-  const operation = req.routeOptions.config.operation
-  return operation !== undefined && OPERATIONS[operation].kind === 'public'
+  return req.ctx !== undefined && OPERATIONS[req.ctx.audit.operation as Operation].kind === 'public'
 }

@@ -2,15 +2,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import {
-  Kysely,
-  type LogEvent,
-  PostgresDialect,
-  type SqliteDatabase,
-  SqliteDialect,
-  type SqliteStatement,
-} from 'kysely'
-import pg from 'pg'
+import type { LogEvent, SqliteDatabase, SqliteStatement } from 'kysely'
+import type pg from 'pg'
+import { Kysely, PostgresDialect, SqliteDialect } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
 export type DatabaseOptions =
@@ -108,31 +102,39 @@ function openSqlite(file: string, options: OpenOptions): OpenDatabase {
 }
 
 /** BIGINT columns hold microsecond times and counters that fit in a double. */
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20 && format !== 'binary') return (value: string) => Number(value)
-    return pg.types.getTypeParser(oid, format)
-  },
-} as pg.CustomTypesConfig
+function pgTypes(types: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === 20 && format !== 'binary') return (value: string) => Number(value)
+      return types.getTypeParser(oid, format)
+    },
+  } as pg.CustomTypesConfig
+}
 
 function openPostgres(
   options: Extract<DatabaseOptions, { kind: 'postgres' }>,
   openOptions: OpenOptions,
 ): OpenDatabase {
-  const pool = new pg.Pool({
-    host: options.host,
-    port: options.port,
-    database: options.database,
-    user: options.user,
-    password: options.password,
-    ssl: options.requireTls ? { rejectUnauthorized: true } : undefined,
-    max: options.maxOpenConns,
-    idleTimeoutMillis: 30_000,
-    maxLifetimeSeconds: Math.max(1, Math.round(options.connMaxLifetimeMs / 1000)),
-    types: pgTypes,
-  })
-  // An idle client's connection error must not crash the process; the pool replaces it.
-  pool.on('error', () => {})
+  // Kysely creates the pool before the first query; pg (~35 modules) loads only then, so a
+  // SQLite node never loads it.
+  const pool = async () => {
+    const { default: pg } = await import('pg')
+    const created = new pg.Pool({
+      host: options.host,
+      port: options.port,
+      database: options.database,
+      user: options.user,
+      password: options.password,
+      ssl: options.requireTls ? { rejectUnauthorized: true } : undefined,
+      max: options.maxOpenConns,
+      idleTimeoutMillis: 30_000,
+      maxLifetimeSeconds: Math.max(1, Math.round(options.connMaxLifetimeMs / 1000)),
+      types: pgTypes(pg.types),
+    })
+    // An idle client's connection error must not crash the process; the pool replaces it.
+    created.on('error', () => {})
+    return created
+  }
   const db = new Kysely<Tables>({
     dialect: new PostgresDialect({ pool }),
     log: kyselyLog(openOptions),

@@ -1,8 +1,9 @@
 // src/storage/migrate.ts: applies migrations/<dialect>/NNNN-*.sql in order, each once, safe when nodes start together
 import { readdirSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Dialect } from './database.ts'
+import { sql } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
 export type Migration = { readonly version: number; readonly name: string; readonly sql: string }

@@ -1,8 +1,18 @@
 // test/api/http.test.ts: HTTP-level behaviour every operation shares: routing errors, bodies, queries, faults, timeouts
 import { setTimeout as sleep } from 'node:timers/promises'
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import type { RouteOptions } from 'fastify'
 import { Type } from 'typebox'
+import { Compile } from 'typebox/compile'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { API, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts'
+import { createApp } from '../../src/app.ts'
+import {
+  API,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+  testConfig,
+} from '../helpers/server.ts'
 
 const Echo = Type.Object({
   props: Type.Optional(Type.Array(Type.String())),
@@ -246,5 +256,37 @@ describe('HTTP components and shutdown', () => {
     await expect(
       server.request('GET', `${API}/data/info/health`, { token: null }),
     ).rejects.toThrow()
+  })
+})
+
+describe('route schemas', () => {
+  it('compile with TypeBox and fast-json-stringify (the node builds them on first use)', async () => {
+    // A schema the compilers refuse would otherwise only show on its route's first request.
+    const app = await createApp(testConfig(), { isLogSilent: true })
+    const routes: RouteOptions[] = []
+    app.server.addHook('onRoute', (route) => {
+      routes.push(route)
+    })
+    await app.server.ready()
+    const serializer = SerializerSelector()({}, {})
+    let compiled = 0
+    for (const { method, url, schema } of routes) {
+      const parts = (schema ?? {}) as Record<string, unknown>
+      for (const part of ['body', 'querystring', 'params', 'headers']) {
+        if (parts[part] === undefined) continue
+        expect(() => Compile(parts[part] as never), `${method} ${url} ${part}`).not.toThrow()
+        compiled += 1
+      }
+      const responses = (parts.response ?? {}) as Record<string, unknown>
+      for (const [status, response] of Object.entries(responses)) {
+        const build = () =>
+          serializer({ schema: response, method: String(method), url, httpStatus: status })
+        expect(build, `${method} ${url} ${status}`).not.toThrow()
+        compiled += 1
+      }
+    }
+    expect(routes.length).toBeGreaterThan(50)
+    expect(compiled).toBeGreaterThan(100)
+    await app.close()
   })
 })

@@ -78,6 +78,42 @@ describe('OpenAPI document', () => {
       expect.arrayContaining([`${API}/system/info/version`, `${API}/data/info/health`]),
     )
     expect(doc.paths[`${API}/system/confvar/{name}`].post.requestBody).toBeDefined()
+    expect(doc.paths[`${API}/data/info/health`]).toEqual({
+      get: {
+        responses: Object.fromEntries(
+          ['200', '503'].map((status) => [
+            status,
+            {
+              description: 'Default Response',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['status'],
+                    properties: {
+                      status: {
+                        anyOf: [
+                          { type: 'string', enum: ['pass'] },
+                          { type: 'string', enum: ['fail'] },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          ]),
+        ),
+      },
+    })
+    // Neither the document itself, nor CORS preflights, nor the HEAD twins of GET routes.
+    expect(doc.paths['/openapi.json']).toBeUndefined()
+    const methods = Object.values(doc.paths).flatMap((path) => Object.keys(path as object))
+    expect(methods).not.toContain('head')
+    expect(methods).not.toContain('options')
+    // Generated once, on the first request, then served as is.
+    const again = await server.request('GET', '/openapi.json', { token: null })
+    expect(await again.json()).toEqual(doc)
     await server.close()
   })
 

@@ -97,6 +97,23 @@ describe('tokens export and import', () => {
     expect(onlyPci.map((t) => t.token_id)).toEqual([ids.pci])
   })
 
+  it('counts the tokens left after each page; the last page has no cursor', async () => {
+    const tokens = tokensOf(source, 'cards')
+    // Four exportable tokens: randomized, pci, deterministic, pointer (pci_oneway never is).
+    const first = await ok(tokens.export('page_size=3'))
+    expect(first.paging).toMatchObject({ size: 3, remaining_count: 1 })
+    const second = await ok(
+      tokens.export(`page_size=3&cursor=${encodeURIComponent(first.paging.cursor)}`),
+    )
+    expect(second.paging).toEqual({ size: 1, remaining_count: 0, cursor: '' })
+    const exact = await ok(tokens.export('page_size=2'))
+    expect(exact.paging).toMatchObject({ size: 2, remaining_count: 2 })
+    const last = await ok(
+      tokens.export(`page_size=2&cursor=${encodeURIComponent(exact.paging.cursor)}`),
+    )
+    expect(last.paging).toEqual({ size: 2, remaining_count: 0, cursor: '' })
+  })
+
   it('answers 400 ERR1012 when pci_oneway is asked for, or for a cursor of another query', async () => {
     const api = tokensOf(source, 'cards')
     await expectError(await api.export('token_types=pci_oneway'), 400, 'ERR1012')
@@ -160,6 +177,17 @@ describe('tokens export and import', () => {
     const codes = result.results.map((r: Json) => r.error?.error_code ?? 'ok')
     expect(codes).toEqual(['ERR9001', 'ERR9001', 'ok', 'ERR9001', 'ERR9001'])
     expect((await ok(api.count())).total).toBe(count)
+  })
+
+  it('gives a token without an owner the single tenant of the import call', async () => {
+    const [exported] = await exportAll(source, 'token_types=randomized')
+    const api = tokensOf(target, 'cards')
+    const tenantToken = { ...exported, token_id: 'tenant-acme' }
+    expect((await ok(api.import([tenantToken], key, { 'x-tenant-id': 'acme' }))).ok).toBe(true)
+    const query = 'token_ids=tenant-acme'
+    const own = await ok(api.detokenize(query, { 'x-tenant-id': 'acme' }))
+    expect(own.map((t: Json) => t.token_id)).toEqual(['tenant-acme'])
+    await expectError(await api.detokenize(query, { 'x-tenant-id': 'other' }), 403, 'ERR1006')
   })
 
   it('answers 400 ERR1012 for a wrong export key', async () => {

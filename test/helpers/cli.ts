@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 
-const MAIN = resolve(import.meta.dirname, '../../src/cli/main.ts')
+const MAIN = resolve(import.meta.dirname, '../../bin/strongroom.js')
 
 export type Running = {
   readonly child: ChildProcess

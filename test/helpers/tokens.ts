@@ -33,11 +33,11 @@ export function tokensOf(server: TestServer, collection: string) {
     transaction: (id: string) => server.request('GET', `${base}/transaction_id/${id}?${REASON}`),
     count: () => server.request('GET', `${base}/count/tokens?${REASON}`),
     export: (query = '') => server.request('GET', `${base}/export/tokens?${REASON}${join(query)}`),
-    import: (body: unknown, exportKey: string) =>
+    import: (body: unknown, exportKey: string, headers?: Record<string, string>) =>
       server.request(
         'POST',
         `${base}/import/tokens?${REASON}&export_key=${encodeURIComponent(exportKey)}`,
-        { body },
+        { body, headers },
       ),
   }
 }

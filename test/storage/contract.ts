@@ -104,7 +104,7 @@ export function describeStoreContract(name: string, open: () => Promise<TestStor
       expect(await store.meta.get('committed')).toBe('yes')
     })
 
-    it('appends and lists audit events in order', async () => {
+    it('appends (one or several at once) and lists audit events in order', async () => {
       const base = {
         requestId: 'r',
         username: 'Admin',
@@ -112,27 +112,20 @@ export function describeStoreContract(name: string, open: () => Promise<TestStor
         collection: undefined,
         status: 200,
       }
-      await store.audit.insert({
-        ...base,
-        eventId: 'e1',
-        time: T0,
-        outcome: 'success',
-        record: '{"a":1}',
-      })
-      await store.audit.insert({
-        ...base,
-        eventId: 'e2',
-        time: T0 + 1,
-        outcome: 'failure',
-        record: '{}',
-        collection: 'c',
-      })
+      await store.audit.insert([
+        { ...base, eventId: 'e1', time: T0, outcome: 'success', record: '{"a":1}' },
+      ])
+      await store.audit.insert([
+        { ...base, eventId: 'e2', time: T0 + 1, outcome: 'failure', record: '{}', collection: 'c' },
+        { ...base, eventId: 'e3', time: T0 + 2, outcome: 'success', record: '{}' },
+      ])
       const rows = await store.audit.list({ limit: 10 })
       expect(rows.map((row) => [row.eventId, row.outcome, row.collection])).toEqual([
         ['e1', 'success', undefined],
         ['e2', 'failure', 'c'],
+        ['e3', 'success', undefined],
       ])
-      expect(await store.audit.list({ since: T0 + 1, limit: 10 })).toHaveLength(1)
+      expect(await store.audit.list({ since: T0 + 1, limit: 10 })).toHaveLength(2)
     })
 
     it('versions the IAM configuration', async () => {

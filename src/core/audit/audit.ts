@@ -1,11 +1,11 @@
 // src/core/audit/audit.ts: the one audit path every operation goes through
 import { randomUUID } from 'node:crypto'
 import type { RequestContext } from '../context.ts'
-import type { Repos, Store } from '../store.ts'
+import type { AuditRow, Repos, Store } from '../store.ts'
 import { formatNano } from '../time.ts'
 
 /** Where JSON-lines audit records go (stdout or a file); provided by the composition root. */
-export type AuditSink = { write(line: string): Promise<void> }
+export type AuditSink = { write(lines: readonly string[]): Promise<void> }
 
 export type AuditDeps = {
   readonly store: Store
@@ -48,7 +48,45 @@ export function buildAuditEvent(ctx: RequestContext, outcome: Outcome, includeRe
   } as const
 }
 
+type Pending = Readonly<{ row: AuditRow; resolve: () => void; reject: (error: unknown) => void }>
+
+/**
+ * Records of calls that finish in the same event-loop turn are written together, in one insert
+ * or one write, at the end of the turn; each call still waits for its own record to be written
+ * and fails if it is not. One statement per call cost more than the rest of a small call.
+ */
+function createBatchWriter(write: (rows: readonly AuditRow[]) => Promise<void>) {
+  let pending: Pending[] = []
+  function flush() {
+    const batch = pending
+    pending = []
+    write(batch.map((entry) => entry.row)).then(
+      () => {
+        for (const entry of batch) entry.resolve()
+      },
+      (error) => {
+        for (const entry of batch) entry.reject(error)
+      },
+    )
+  }
+  return (row: AuditRow) =>
+    new Promise<void>((resolve, reject) => {
+      if (pending.length === 0) setImmediate(flush)
+      pending.push({ row, resolve, reject })
+    })
+}
+
 export function createAuditService(deps: AuditDeps) {
+  const { sink } = deps
+  const writeBatched =
+    sink === 'none'
+      ? undefined
+      : createBatchWriter((rows) =>
+          sink === 'database'
+            ? deps.store.audit.insert(rows)
+            : sink.write(rows.map((row) => row.record)),
+        )
+
   /**
    * Writes the call's record once. Pass `tx` to write it in the same transaction as the data it
    * describes (database sink). A failure propagates: the caller fails the operation (fail closed).
@@ -57,27 +95,28 @@ export function createAuditService(deps: AuditDeps) {
    */
   async function record(ctx: RequestContext, outcome: Outcome, tx?: Repos): Promise<void> {
     if (ctx.audit.isRecorded && outcome.status < 400) return
-    if (!deps.isEnabled || deps.sink === 'none' || deps.skipOperations.has(ctx.audit.operation)) {
+    if (
+      writeBatched === undefined ||
+      !deps.isEnabled ||
+      deps.skipOperations.has(ctx.audit.operation)
+    ) {
       ctx.audit.isRecorded = true
       return
     }
     const event = buildAuditEvent(ctx, outcome, deps.includeRemoteAddr)
-    const line = JSON.stringify(event)
-    if (deps.sink === 'database') {
-      await (tx ?? deps.store).audit.insert({
-        eventId: event.event_id,
-        time: ctx.now,
-        requestId: ctx.requestId,
-        username: event.user,
-        operation: event.operation,
-        collection: event.collection,
-        outcome: event.outcome,
-        status: event.status,
-        record: line,
-      })
-    } else {
-      await deps.sink.write(line)
+    const row: AuditRow = {
+      eventId: event.event_id,
+      time: ctx.now,
+      requestId: ctx.requestId,
+      username: event.user,
+      operation: event.operation,
+      collection: event.collection,
+      outcome: event.outcome,
+      status: event.status,
+      record: JSON.stringify(event),
     }
+    if (tx !== undefined && sink === 'database') await tx.audit.insert([row])
+    else await writeBatched(row)
     ctx.audit.isRecorded = true
   }
 

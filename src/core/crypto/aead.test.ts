@@ -41,11 +41,14 @@ describe('aead v1 (AES-256-CTR + HMAC-SHA256)', () => {
   it('is AES-256-CTR under the derived key: the ciphertext matches an independent CTR encryption', () => {
     const dataKey = randomBytes(32)
     const derived = deriveAeadKey(dataKey, 1)
-    const plaintext = randomBytes(50)
-    const sealed = seal(derived, plaintext, aad)
-    const iv = sealed.subarray(5, 21)
-    const reference = createCipheriv('aes-256-ctr', derived.enc, iv).update(plaintext)
-    expect(sealed.subarray(21, 71).equals(reference)).toBe(true)
+    // The key's ECB cipher is reused from call to call: every call must still be plain CTR.
+    for (const length of [50, 16, 1, 33]) {
+      const plaintext = randomBytes(length)
+      const sealed = seal(derived, plaintext, aad)
+      const iv = sealed.subarray(5, 21)
+      const reference = createCipheriv('aes-256-ctr', derived.enc, iv).update(plaintext)
+      expect(sealed.subarray(21, 21 + length).equals(reference)).toBe(true)
+    }
   })
 
   it('tags with truncated HMAC-SHA256 over header, IV, AAD length, AAD and ciphertext', () => {

@@ -1,5 +1,6 @@
 // src/core/crypto/deterministic.ts: deterministic authenticated encryption (AES-256-SIV, RFC 5297) with keyring keys
-import { aessiv } from '@noble/ciphers/aes.js'
+import { createRequire } from 'node:module'
+import type { aessiv as AesSiv } from '@noble/ciphers/aes.js'
 import { DecryptionError } from './aead.ts'
 import type { Keyring } from './keyring.ts'
 
@@ -19,6 +20,15 @@ const SIV_BYTES = 16
 const SIV_KEY_VERSION = 1
 
 export const DETERMINISTIC_OVERHEAD = VERSION_BYTES + SIV_BYTES
+
+const require = createRequire(import.meta.url)
+let loaded: typeof AesSiv | undefined
+
+/** @noble/ciphers' AES module builds its tables when loaded (~20 ms): on first use, not at start. */
+function aessiv(...args: Parameters<typeof AesSiv>): ReturnType<typeof AesSiv> {
+  loaded ??= (require('@noble/ciphers/aes.js') as { aessiv: typeof AesSiv }).aessiv
+  return loaded(...args)
+}
 
 export function createDeterministicCipher(keyring: Keyring) {
   const keys = new Map<string, Uint8Array>()

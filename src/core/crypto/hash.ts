@@ -1,8 +1,9 @@
 // src/core/crypto/hash.ts: hashing, constant-time comparison and random secrets
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
+/** One-shot `hash`: no Hash object per call (API keys are hashed on every request). */
 export function sha256(data: string | Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(data).digest())
+  return new Uint8Array(hash('sha256', data, 'buffer'))
 }
 
 /**

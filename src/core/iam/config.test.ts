@@ -52,6 +52,13 @@ describe('IAM configuration', () => {
     expect(config.policies.get('PolDenyAllAll')?.isAllow).toBe(false)
   })
 
+  it('parses the default as it parses the same text through the shape check', () => {
+    // parseIamConfig skips the shape check for the built-in default text only.
+    const checked = parseIamConfig(`${DEFAULT_IAM_TOML}\n`, OPTIONS)
+    expect(parseIamConfig(DEFAULT_IAM_TOML, OPTIONS)).toEqual(checked)
+    expect(checked.config.users.size).toBeGreaterThan(0)
+  })
+
   it('applies defaults and keeps every member', () => {
     const text = `${BASE}
 [users.Off]

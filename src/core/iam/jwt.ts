@@ -1,18 +1,9 @@
 // src/core/iam/jwt.ts: verifies JWTs of configured identity providers (jose) against keys or a JWKS
 
+import { createRequire } from 'node:module'
 import { isDeepStrictEqual } from 'node:util'
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  decodeJwt,
-  decodeProtectedHeader,
-  errors,
-  importJWK,
-  type JWK,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  jwtVerify,
-} from 'jose'
+import type * as Jose from 'jose'
+import type { JWK, JWTPayload, JWTVerifyGetKey } from 'jose'
 import type { Micros } from '../time.ts'
 import type { IdpConfig, Jwks } from './config.ts'
 
@@ -30,9 +21,22 @@ const ALGORITHMS = [
   ...['EdDSA', 'Ed25519', 'HS256', 'HS384', 'HS512'],
 ]
 
+const require = createRequire(import.meta.url)
+let loaded: typeof Jose | undefined
+
+/**
+ * jose (~45 modules) is required the first time a JWT-shaped credential arrives or an identity
+ * provider is configured: a node that sees only API keys never loads it.
+ */
+function jose(): typeof Jose {
+  loaded ??= require('jose') as typeof Jose
+  return loaded
+}
+
 /** Whether a bearer value has the shape of a signed JWT (three parts, a JSON header with `alg`). */
 export function looksLikeJwt(credential: string): boolean {
   if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(credential)) return false
+  const { decodeProtectedHeader } = jose()
   try {
     return typeof decodeProtectedHeader(credential).alg === 'string'
   } catch {
@@ -45,6 +49,7 @@ export function looksLikeJwt(credential: string): boolean {
  * themselves; the other algorithms never see a secret key (no algorithm confusion).
  */
 function inlineKeys(jwks: Jwks): JWTVerifyGetKey {
+  const { createLocalJWKSet, importJWK } = jose()
   const secrets = jwks.keys.filter((key) => key.kty === 'oct') as JWK[]
   const publicKeys = jwks.keys.filter((key) => key.kty !== 'oct') as JWK[]
   const local = publicKeys.length > 0 ? createLocalJWKSet({ keys: publicKeys }) : undefined
@@ -66,12 +71,13 @@ function inlineKeys(jwks: Jwks): JWTVerifyGetKey {
 
 export function createIdp(name: string, config: IdpConfig): Idp {
   const getKey = config.jwksUri
-    ? createRemoteJWKSet(new URL(config.jwksUri), { timeoutDuration: 5000 })
+    ? jose().createRemoteJWKSet(new URL(config.jwksUri), { timeoutDuration: 5000 })
     : inlineKeys(config.keys ?? { keys: [] })
   return { name, config, getKey }
 }
 
 function describeFailure(error: unknown): string {
+  const { errors } = jose()
   if (error instanceof JwtRejected) return error.message
   if (error instanceof errors.JWTExpired) return 'the token is expired'
   if (error instanceof errors.JWTClaimValidationFailed)
@@ -99,7 +105,7 @@ function checkClaims(config: IdpConfig, claims: JWTPayload): void {
 }
 
 async function verifyWith(idp: Idp, token: string, now: Micros): Promise<JWTPayload> {
-  const { payload } = await jwtVerify(token, idp.getKey, {
+  const { payload } = await jose().jwtVerify(token, idp.getKey, {
     issuer: idp.config.iss,
     audience: idp.config.aud as string | string[],
     algorithms: ALGORITHMS,
@@ -112,7 +118,7 @@ async function verifyWith(idp: Idp, token: string, now: Micros): Promise<JWTPayl
 
 function issuerOf(token: string): string | undefined {
   try {
-    return decodeJwt(token).iss
+    return jose().decodeJwt(token).iss
   } catch {
     return undefined
   }

@@ -94,7 +94,41 @@ export async function exportTokens(
   )
   const byRow = new Map(withData.map((v, i) => [v.row.rowId, sealed[i]]))
   const results = views.map((v) => dataOf(v, byRow.get(v.row.rowId)))
-  const more = views.length === size && last !== undefined
-  const cursor = more ? encodeCursor({ createdAt: 0, id: last.row.rowId }, fingerprint) : ''
-  return { results, paging: { size: results.length, remaining_count: more ? 1 : 0, cursor } }
+  const remaining =
+    views.length === size && last !== undefined
+      ? await countActive(deps, ctx, collection.name, types, last.row.rowId)
+      : 0
+  const cursor =
+    remaining > 0 && last !== undefined
+      ? encodeCursor({ createdAt: 0, id: last.row.rowId }, fingerprint)
+      : ''
+  return { results, paging: { size: results.length, remaining_count: remaining, cursor } }
+}
+
+/** Rows read per step when counting what is left after a page. */
+const COUNT_STEP = 1000
+
+/**
+ * The exportable tokens after `after` (wanted types, not expired), counted up to
+ * SVC_SERVICE_MAX_PAGINATION_REMAINING_COUNT: a token's expiry may come from its owner object, so
+ * they are counted on their views, as the pages select them.
+ */
+async function countActive(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  collection: string,
+  types: readonly string[],
+  after: string,
+): Promise<number> {
+  const cap = deps.settings.page.maxRemainingCount
+  let count = 0
+  let from = after
+  for (;;) {
+    const rows = await deps.store.tokens.page(collection, from, COUNT_STEP)
+    from = rows.at(-1)?.rowId ?? from
+    const wanted = rows.filter((r) => types.includes(r.type))
+    const views = await viewTokens(deps.store, ctx, wanted)
+    count += views.filter((view) => isActiveView(view, ctx.now)).length
+    if (count >= cap || rows.length < COUNT_STEP) return Math.min(count, cap)
+  }
 }

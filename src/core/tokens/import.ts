@@ -5,6 +5,7 @@ import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { tokensResource } from '../iam/policy.ts'
+import { tenantForCreate } from '../iam/tenants.ts'
 import { auditTouched } from '../objects/access.ts'
 import { attempt, BatchRejected, type ItemErrors } from '../objects/bulk.ts'
 import { notInMemoryMode } from '../objects/errors.ts'
@@ -60,7 +61,17 @@ function checkItem(collection: StoredCollection, item: TokenData, index: number,
     throw invalidItem('The fields must be among the props of the token.', `${field}.fields`)
 }
 
-function rowOf(collection: string, item: TokenData, now: Micros, index: number): TokenRecord {
+/**
+ * A token's effective tenant is its owner's; a token without an owner keeps the single tenant of
+ * the import call's X-Tenant-Id, as tokenize gives it (tokens.md §1).
+ */
+function rowOf(
+  collection: string,
+  item: TokenData,
+  now: Micros,
+  index: number,
+  tenantId: string | undefined,
+): TokenRecord {
   const expiresAt = timeOf(item.expiration?.expiration_time ?? undefined, `[${index}].expiration`)
   return {
     rowId: randomUUID(),
@@ -70,7 +81,7 @@ function rowOf(collection: string, item: TokenData, now: Micros, index: number):
     scope: item.scope,
     props: [...new Set(item.props)],
     objectId: item.object_id,
-    tenantId: undefined,
+    tenantId,
     sealed: undefined,
     fingerprint: undefined,
     tags: [...new Set(item.tags ?? [])],
@@ -138,6 +149,7 @@ export async function importTokens(
   const collection = deps.collections.getCachedOrThrow(name)
   deps.iam.checkPolicies(ctx, [{ operation: 'write', resources: tokensResource(collection.name) }])
   auditTouched(ctx, collection)
+  const singleTenant = tenantForCreate(ctx, undefined)
   const errors: ItemErrors = new Map()
   const seen = new Set<string>()
   const rows = new Map<number, TokenRecord>()
@@ -145,7 +157,7 @@ export async function importTokens(
     const row = attempt(errors, index, () => {
       checkItem(collection, item, index, deps.settings.maxTags)
       if (seen.has(item.token_id)) throw tokenIdUsed(item.token_id)
-      return rowOf(collection.name, item, ctx.now, index)
+      return rowOf(collection.name, item, ctx.now, index, singleTenant)
     })
     seen.add(item.token_id)
     if (row !== undefined) rows.set(index, row)

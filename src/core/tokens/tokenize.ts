@@ -5,7 +5,7 @@ import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
-import { effectiveTenants } from '../iam/tenants.ts'
+import { tenantForCreate } from '../iam/tenants.ts'
 import { auditObjects, auditTouched, propertyChecks } from '../objects/access.ts'
 import { throwFirstError } from '../objects/bulk.ts'
 import { parseExpiration } from '../objects/expiration.ts'
@@ -121,7 +121,7 @@ export async function tokenize(
     collection,
     plans.flatMap((p) => p.props),
   )
-  const singleTenant = effectiveTenants(ctx)?.length === 1 ? effectiveTenants(ctx)?.[0] : undefined
+  const singleTenant = tenantForCreate(ctx, undefined)
   await checkUniqueTags(
     deps,
     ctx,

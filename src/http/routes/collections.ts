@@ -1,6 +1,5 @@
 // src/http/routes/collections.ts: HTTP binding for collections and their properties, in JSON or PVSchema
 import type { FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
 import {
   CollectionBody,
   CollectionParams,
@@ -14,6 +13,7 @@ import {
   UpdatePropertyBody,
 } from '../../contract/collections.ts'
 import { CustomAuditQuery } from '../../contract/common.ts'
+import { Type } from '../../contract/schema.ts'
 import { propertiesOf } from '../../core/collections/collection.ts'
 import {
   pvschemaToBody,

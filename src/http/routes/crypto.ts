@@ -1,5 +1,5 @@
 // src/http/routes/crypto.ts: HTTP binding for encrypt, update encrypted, decrypt, blobs and hash
-import { Type } from 'typebox'
+
 import { CollectionParams } from '../../contract/collections.ts'
 import { DataQuery } from '../../contract/common.ts'
 import {
@@ -16,6 +16,7 @@ import {
   UpdateEncryptedQuery,
   UpdateEncryptionRequest,
 } from '../../contract/crypto.ts'
+import { Type } from '../../contract/schema.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/data/collections/:collection'

@@ -1,6 +1,7 @@
 // src/http/routes/data-types.ts: HTTP binding for reading data types (routes/types.ts holds the plugin type)
-import { Type } from 'typebox'
+
 import { CustomAuditQuery } from '../../contract/common.ts'
+import { Type } from '../../contract/schema.ts'
 import { DataType, DataTypeParams, DataTypesQuery } from '../../contract/types.ts'
 import { formatNano } from '../../core/time.ts'
 import type { DataTypeInfo } from '../../core/types/registry.ts'

@@ -1,6 +1,7 @@
 // src/http/routes/system-admin.ts: HTTP binding for the export key and garbage collection (endpoints §10)
-import { Type } from 'typebox'
+
 import { CustomAuditQuery } from '../../contract/common.ts'
+import { Type } from '../../contract/schema.ts'
 import { DeletionCount, ExportKeyResponse, GcQuery } from '../../contract/system.ts'
 import { isTrue } from '../query.ts'
 import type { RoutesPlugin } from './types.ts'

@@ -2,24 +2,45 @@
 import type { Kysely } from 'kysely'
 import type { AuditRepo } from '../../core/store.ts'
 import type { Tables } from '../schema.ts'
+import { insertShape, type Statements } from '../statements.ts'
 
-export function createAuditRepo(db: Kysely<Tables>): AuditRepo {
+const INSERT = insertShape('audit_events', [
+  'event_id',
+  'time',
+  'request_id',
+  'username',
+  'operation',
+  'collection',
+  'outcome',
+  'status',
+  'record',
+])
+
+/** Rows per statement: 9 parameters each, within every engine's parameter limit. */
+const CHUNK = 500
+
+export function createAuditRepo(db: Kysely<Tables>, statements: Statements): AuditRepo {
   return {
-    async insert(row) {
-      await db
-        .insertInto('audit_events')
-        .values({
-          event_id: row.eventId,
-          time: row.time,
-          request_id: row.requestId,
-          username: row.username,
-          operation: row.operation,
-          collection: row.collection ?? null,
-          outcome: row.outcome,
-          status: row.status,
-          record: row.record,
-        })
-        .execute()
+    // Every call writes one (batched by the audit service): hand-written SQL.
+    async insert(rows) {
+      for (let start = 0; start < rows.length; start += CHUNK) {
+        const part = rows.slice(start, start + CHUNK)
+        await statements.insert(
+          db,
+          INSERT,
+          part.map((row) => [
+            row.eventId,
+            row.time,
+            row.requestId,
+            row.username,
+            row.operation,
+            row.collection ?? null,
+            row.outcome,
+            row.status,
+            row.record,
+          ]),
+        )
+      }
     },
     async list({ since, limit }) {
       let query = db.selectFrom('audit_events').selectAll().orderBy('seq').limit(limit)

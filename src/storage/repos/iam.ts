@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { IamRepo, StoredApiKey } from '../../core/store.ts'
 import type { ApiKeysTable, Tables } from '../schema.ts'
+import type { Statements } from '../statements.ts'
 
 function toApiKey(row: Selectable<ApiKeysTable>): StoredApiKey {
   return {
@@ -12,7 +13,7 @@ function toApiKey(row: Selectable<ApiKeysTable>): StoredApiKey {
   }
 }
 
-export function createIamRepo(db: Kysely<Tables>): IamRepo {
+export function createIamRepo(db: Kysely<Tables>, statements: Statements): IamRepo {
   return {
     async getConfig() {
       const row = await db.selectFrom('iam_config').select(['toml', 'version']).executeTakeFirst()
@@ -33,12 +34,13 @@ export function createIamRepo(db: Kysely<Tables>): IamRepo {
         .executeTakeFirstOrThrow()
       return row.version
     },
+    // Every call with an API key looks its key up: hand-written SQL.
     async findApiKeyByHash(keyHash) {
-      const row = await db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('key_hash', '=', keyHash)
-        .executeTakeFirst()
+      const [row] = await statements.query<Selectable<ApiKeysTable>>(
+        db,
+        'select * from "api_keys" where "key_hash" = ?',
+        [keyHash],
+      )
       return row && toApiKey(row)
     },
     async getApiKey(username) {

@@ -2,16 +2,18 @@
 import type { Kysely } from 'kysely'
 import type { MetaRepo } from '../../core/store.ts'
 import type { Tables } from '../schema.ts'
+import type { Statements } from '../statements.ts'
 
 const GENERATION = 'generation'
 
-export function createMetaRepo(db: Kysely<Tables>): MetaRepo {
+export function createMetaRepo(db: Kysely<Tables>, statements: Statements): MetaRepo {
+  // Read on every authenticated call (the Admin key in force): hand-written SQL.
   async function get(key: string) {
-    const row = await db
-      .selectFrom('vault_meta')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst()
+    const [row] = await statements.query<{ value: string }>(
+      db,
+      'select "value" from "vault_meta" where "key" = ?',
+      [key],
+    )
     return row?.value
   }
 

@@ -1,11 +1,5 @@
 // src/storage/repos/objects.ts: the objects table: insert, read, keyset-paged search, replace, delete
-import {
-  type ExpressionBuilder,
-  type Kysely,
-  type Selectable,
-  type SelectQueryBuilder,
-  sql,
-} from 'kysely'
+import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely'
 import type {
   BuiltinColumn,
   ObjectFilter,
@@ -15,6 +9,7 @@ import type {
   SearchCondition,
 } from '../../core/objects-store.ts'
 import type { Dialect } from '../database.ts'
+import { sql } from '../kysely.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'
 import { createRowsInserter, type RowsShape } from './rows.ts'
 

@@ -1,6 +1,7 @@
 // src/storage/repos/rows.ts: many-row INSERTs for the object write path, SQL built once per shape
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Dialect } from '../database.ts'
+import { CompiledQuery } from '../kysely.ts'
 import type { Tables } from '../schema.ts'
 
 /**

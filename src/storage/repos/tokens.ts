@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { TokenRecord, TokenSelection, TokensRepo, TokenType } from '../../core/tokens-store.ts'
 import type { Tables, TokensTable } from '../schema.ts'
+import { insertShape, type Statements } from '../statements.ts'
 
 type Row = Selectable<TokensTable>
 
@@ -60,12 +61,39 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out
 }
 
-export function createTokensRepo(db: Kysely<Tables>): TokensRepo {
+const TOKEN_COLUMNS: readonly (keyof Row)[] = [
+  'row_id',
+  'collection',
+  'token_id',
+  'type',
+  'scope',
+  'props',
+  'object_id',
+  'tenant_id',
+  'sealed',
+  'fingerprint',
+  'tags',
+  'created_at',
+  'modified_at',
+  'expires_at',
+  'fptemplate',
+  'fpprops',
+  'transaction_id',
+]
+const INSERT_TOKENS = insertShape('tokens', TOKEN_COLUMNS)
+const INSERT_TAGS = insertShape('token_tags', ['collection', 'tag', 'row_id'])
+const CLAIM_IDS = insertShape(
+  'token_ids',
+  ['collection', 'token_id', 'type'],
+  ' on conflict do nothing returning "token_id"',
+)
+
+export function createTokensRepo(db: Kysely<Tables>, statements: Statements): TokensRepo {
   async function insertTags(rows: readonly TokenRecord[]) {
     const tags = rows.flatMap((r) =>
-      [...new Set(r.tags)].map((tag) => ({ collection: r.collection, tag, row_id: r.rowId })),
+      [...new Set(r.tags)].map((tag) => [r.collection, tag, r.rowId]),
     )
-    for (const part of chunks(tags)) await db.insertInto('token_tags').values(part).execute()
+    for (const part of chunks(tags)) await statements.insert(db, INSERT_TAGS, part)
   }
 
   async function releaseOrphans(collection: string, tokenIds: readonly string[]) {
@@ -88,21 +116,26 @@ export function createTokensRepo(db: Kysely<Tables>): TokensRepo {
   }
 
   return {
+    // Tokenize's two writes run once per call and dominate it: hand-written SQL.
     async insert(rows) {
-      for (const part of chunks(rows, 200))
-        await db.insertInto('tokens').values(part.map(toRow)).execute()
+      for (const part of chunks(rows, 200)) {
+        const values = part.map((record) => {
+          const row = toRow(record)
+          return TOKEN_COLUMNS.map((column) => row[column])
+        })
+        await statements.insert(db, INSERT_TOKENS, values)
+      }
       await insertTags(rows)
     },
     async claimIds(collection, claims) {
       if (claims.length === 0) return new Set()
       const won = new Set<string>()
       for (const part of chunks(claims)) {
-        const rows = await db
-          .insertInto('token_ids')
-          .values(part.map((c) => ({ collection, token_id: c.tokenId, type: c.type })))
-          .onConflict((oc) => oc.doNothing())
-          .returning('token_id')
-          .execute()
+        const rows = await statements.insert<{ token_id: string }>(
+          db,
+          CLAIM_IDS,
+          part.map((c) => [collection, c.tokenId, c.type]),
+        )
         for (const row of rows) won.add(row.token_id)
       }
       return new Set(claims.map((c) => c.tokenId).filter((id) => !won.has(id)))
