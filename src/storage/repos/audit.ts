@@ -2,45 +2,43 @@
 import type { Kysely } from 'kysely'
 import type { AuditRepo } from '../../core/store.ts'
 import type { Tables } from '../schema.ts'
-import { insertShape, type Statements } from '../statements.ts'
+import type { Statements } from '../statements.ts'
+import { createRowsInserter, type RowsShape } from './rows.ts'
 
-const INSERT = insertShape('audit_events', [
-  'event_id',
-  'time',
-  'request_id',
-  'username',
-  'operation',
-  'collection',
-  'outcome',
-  'status',
-  'record',
-])
-
-/** Rows per statement: 9 parameters each, within every engine's parameter limit. */
-const CHUNK = 500
+const AUDIT_ROWS: RowsShape = {
+  table: 'audit_events',
+  columns: [
+    ['event_id', 'text'],
+    ['time', 'bigint'],
+    ['request_id', 'text'],
+    ['username', 'text'],
+    ['operation', 'text'],
+    ['collection', 'text'],
+    ['outcome', 'text'],
+    ['status', 'integer'],
+    ['record', 'text'],
+  ],
+  tail: '',
+}
 
 export function createAuditRepo(db: Kysely<Tables>, statements: Statements): AuditRepo {
   return {
-    // Every call writes one (batched by the audit service): hand-written SQL.
+    // Every call writes one (batched by the audit service): SQL built once (rows.ts).
     async insert(rows) {
-      for (let start = 0; start < rows.length; start += CHUNK) {
-        const part = rows.slice(start, start + CHUNK)
-        await statements.insert(
-          db,
-          INSERT,
-          part.map((row) => [
-            row.eventId,
-            row.time,
-            row.requestId,
-            row.username,
-            row.operation,
-            row.collection ?? null,
-            row.outcome,
-            row.status,
-            row.record,
-          ]),
-        )
-      }
+      await createRowsInserter(db, statements.dialect)(
+        AUDIT_ROWS,
+        rows.map((row) => [
+          row.eventId,
+          row.time,
+          row.requestId,
+          row.username,
+          row.operation,
+          row.collection ?? null,
+          row.outcome,
+          row.status,
+          row.record,
+        ]),
+      )
     },
     async list({ since, limit }) {
       let query = db.selectFrom('audit_events').selectAll().orderBy('seq').limit(limit)

@@ -2,7 +2,8 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { TokenRecord, TokenSelection, TokensRepo, TokenType } from '../../core/tokens-store.ts'
 import type { Tables, TokensTable } from '../schema.ts'
-import { insertShape, type Statements } from '../statements.ts'
+import type { Statements } from '../statements.ts'
+import { createRowsInserter, type RowsShape } from './rows.ts'
 
 type Row = Selectable<TokensTable>
 
@@ -61,39 +62,57 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out
 }
 
-const TOKEN_COLUMNS: readonly (keyof Row)[] = [
-  'row_id',
-  'collection',
-  'token_id',
-  'type',
-  'scope',
-  'props',
-  'object_id',
-  'tenant_id',
-  'sealed',
-  'fingerprint',
-  'tags',
-  'created_at',
-  'modified_at',
-  'expires_at',
-  'fptemplate',
-  'fpprops',
-  'transaction_id',
-]
-const INSERT_TOKENS = insertShape('tokens', TOKEN_COLUMNS)
-const INSERT_TAGS = insertShape('token_tags', ['collection', 'tag', 'row_id'])
-const CLAIM_IDS = insertShape(
-  'token_ids',
-  ['collection', 'token_id', 'type'],
-  ' on conflict do nothing returning "token_id"',
-)
+/** The tokens table's columns with their PostgreSQL types, in the order `toRow` gives them. */
+const TOKEN_ROWS: RowsShape = {
+  table: 'tokens',
+  columns: [
+    ['row_id', 'text'],
+    ['collection', 'text'],
+    ['token_id', 'text'],
+    ['type', 'text'],
+    ['scope', 'text'],
+    ['props', 'text'],
+    ['object_id', 'text'],
+    ['tenant_id', 'text'],
+    ['sealed', 'bytea'],
+    ['fingerprint', 'bytea'],
+    ['tags', 'text'],
+    ['created_at', 'bigint'],
+    ['modified_at', 'bigint'],
+    ['expires_at', 'bigint'],
+    ['fptemplate', 'text'],
+    ['fpprops', 'text'],
+    ['transaction_id', 'text'],
+  ],
+  tail: '',
+}
+const TAG_ROWS: RowsShape = {
+  table: 'token_tags',
+  columns: [
+    ['collection', 'text'],
+    ['tag', 'text'],
+    ['row_id', 'text'],
+  ],
+  tail: '',
+}
+const CLAIM_ROWS: RowsShape = {
+  table: 'token_ids',
+  columns: [
+    ['collection', 'text'],
+    ['token_id', 'text'],
+    ['type', 'text'],
+  ],
+  tail: 'ON CONFLICT DO NOTHING RETURNING token_id',
+}
 
 export function createTokensRepo(db: Kysely<Tables>, statements: Statements): TokensRepo {
+  const insertRows = createRowsInserter(db, statements.dialect)
+
   async function insertTags(rows: readonly TokenRecord[]) {
     const tags = rows.flatMap((r) =>
       [...new Set(r.tags)].map((tag) => [r.collection, tag, r.rowId]),
     )
-    for (const part of chunks(tags)) await statements.insert(db, INSERT_TAGS, part)
+    await insertRows(TAG_ROWS, tags)
   }
 
   async function releaseOrphans(collection: string, tokenIds: readonly string[]) {
@@ -116,29 +135,25 @@ export function createTokensRepo(db: Kysely<Tables>, statements: Statements): To
   }
 
   return {
-    // Tokenize's two writes run once per call and dominate it: hand-written SQL.
+    // Tokenize's two writes run once per call and dominate it: SQL built once (rows.ts).
     async insert(rows) {
-      for (const part of chunks(rows, 200)) {
-        const values = part.map((record) => {
+      await insertRows(
+        TOKEN_ROWS,
+        rows.map((record) => {
           const row = toRow(record)
-          return TOKEN_COLUMNS.map((column) => row[column])
-        })
-        await statements.insert(db, INSERT_TOKENS, values)
-      }
+          return TOKEN_ROWS.columns.map(([name]) => row[name as keyof Row])
+        }),
+      )
       await insertTags(rows)
     },
     async claimIds(collection, claims) {
       if (claims.length === 0) return new Set()
-      const won = new Set<string>()
-      for (const part of chunks(claims)) {
-        const rows = await statements.insert<{ token_id: string }>(
-          db,
-          CLAIM_IDS,
-          part.map((c) => [collection, c.tokenId, c.type]),
-        )
-        for (const row of rows) won.add(row.token_id)
-      }
-      return new Set(claims.map((c) => c.tokenId).filter((id) => !won.has(id)))
+      const won = await insertRows<{ token_id: string }>(
+        CLAIM_ROWS,
+        claims.map((c) => [collection, c.tokenId, c.type]),
+      )
+      const wonIds = new Set(won.map((row) => row.token_id))
+      return new Set(claims.map((c) => c.tokenId).filter((id) => !wonIds.has(id)))
     },
     async claimedType(collection, tokenId) {
       const row = await db
