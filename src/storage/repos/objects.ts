@@ -143,6 +143,17 @@ const VALUE_COLUMNS = ['fields', 'sealed', 'digests'] as const
 export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): ObjectsRepo {
   const insertRows = createRowsInserter(db, dialect)
 
+  /**
+   * `objects.id` among `ids`. PostgreSQL gets them as one array parameter (`= any($1::text[])`):
+   * a list of a thousand placeholders took it 12–16 ms to parse and plan, three times in a
+   * substring search over 30,000 objects.
+   */
+  function idIn(eb: ExpressionBuilder<Tables, 'objects'>, ids: readonly string[]) {
+    if (dialect === 'postgres')
+      return eb(eb.ref('objects.id'), '=', sql<string>`any(${[...ids]}::text[])`)
+    return eb('objects.id', 'in', ids.length > 0 ? [...ids] : [''])
+  }
+
   /** Equality on a plain value inside the JSON text, per dialect. */
   function plainCondition(
     eb: ExpressionBuilder<Tables, 'objects'>,
@@ -169,8 +180,7 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
   ): Query {
     let q = query
     for (const condition of conditions) {
-      if (condition.kind === 'ids')
-        q = q.where('objects.id', 'in', condition.ids.length > 0 ? [...condition.ids] : [''])
+      if (condition.kind === 'ids') q = q.where((eb) => idIn(eb, condition.ids))
       else if (condition.kind === 'plain')
         q = q.where((eb) => plainCondition(eb, condition.property, condition.values))
       else if (condition.kind === 'column')
@@ -340,7 +350,7 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
         .selectFrom('objects')
         .selectAll()
         .where('collection', '=', collection)
-        .where('id', 'in', [...ids])
+        .where((eb) => idIn(eb, ids))
         .execute()
       return rows.map(toRecord)
     },
