@@ -12,7 +12,7 @@ const CARD = '4111111111111111'
 const EXPORT_SEED = 'shared export seed of the token vaults'
 const dirs: string[] = []
 
-async function vault(mainSeed: string): Promise<TestServer> {
+async function vault(mainSeed: string, env: Record<string, string> = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'strongroom-tokens-'))
   dirs.push(dir)
   return startTestServer({
@@ -21,6 +21,7 @@ async function vault(mainSeed: string): Promise<TestServer> {
       SVC_DATA_DIR: dir,
       SVC_KMS_SEED: mainSeed,
       SVC_KMS_EXPORT_SEED: EXPORT_SEED,
+      ...env,
     },
   })
 }
@@ -188,6 +189,30 @@ describe('tokens export and import', () => {
     const own = await ok(api.detokenize(query, { 'x-tenant-id': 'acme' }))
     expect(own.map((t: Json) => t.token_id)).toEqual(['tenant-acme'])
     await expectError(await api.detokenize(query, { 'x-tenant-id': 'other' }), 403, 'ERR1006')
+  })
+
+  it('keeps the cursor when SVC_SERVICE_MAX_PAGINATION_REMAINING_COUNT caps the count at 0', async () => {
+    const capped = await vault('capped main seed', {
+      SVC_SERVICE_MAX_PAGINATION_REMAINING_COUNT: '0',
+    })
+    try {
+      await addCollection(capped, CARDS)
+      const api = tokensOf(capped, 'cards')
+      const items = ['Ann', 'Bob'].map((name) => ({
+        type: 'randomized',
+        object: { fields: { card: CARD, name } },
+      }))
+      await ok(api.tokenize(items))
+      const first = await ok(api.export('page_size=1'))
+      expect(first.paging.remaining_count).toBe(0)
+      expect(first.paging.cursor).not.toBe('')
+      const second = await ok(
+        api.export(`page_size=1&cursor=${encodeURIComponent(first.paging.cursor)}`),
+      )
+      expect(second.paging).toEqual({ size: 1, remaining_count: 0, cursor: '' })
+    } finally {
+      await capped.close()
+    }
   })
 
   it('answers 400 ERR1012 for a wrong export key', async () => {

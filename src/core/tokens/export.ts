@@ -69,16 +69,12 @@ export async function exportTokens(
   const types = typesOf(options.tokenTypes)
   const size = pageSizeOf(options.pageSize, deps.settings.page)
   const fingerprint = queryFingerprint(['export-tokens', collection.name, [...types].sort()])
-  let after = afterOf(options.cursor, fingerprint)
   const views: TokenView[] = []
   // Rows of other types and expired ones are skipped, so read until the page is full.
-  for (;;) {
-    const rows = await deps.store.tokens.page(collection.name, after, size)
-    after = rows.at(-1)?.rowId ?? after
-    const wanted = rows.filter((r) => types.includes(r.type))
-    for (const view of await viewTokens(deps.store, ctx, wanted))
-      if (isActiveView(view, ctx.now) && views.length < size) views.push(view)
-    if (views.length >= size || rows.length < size) break
+  const after = afterOf(options.cursor, fingerprint)
+  for await (const view of exportable(deps, ctx, collection.name, types, after, size)) {
+    views.push(view)
+    if (views.length >= size) break
   }
   const last = views.at(-1)
   const names = views.flatMap((v) => v.row.props)
@@ -94,41 +90,57 @@ export async function exportTokens(
   )
   const byRow = new Map(withData.map((v, i) => [v.row.rowId, sealed[i]]))
   const results = views.map((v) => dataOf(v, byRow.get(v.row.rowId)))
-  const remaining =
+  // Counted at least to 1, so a cap of 0 still leaves a cursor when there is more.
+  const cap = deps.settings.page.maxRemainingCount
+  const left =
     views.length === size && last !== undefined
-      ? await countActive(deps, ctx, collection.name, types, last.row.rowId)
+      ? await countActive(deps, ctx, collection.name, types, last.row.rowId, Math.max(cap, 1))
       : 0
   const cursor =
-    remaining > 0 && last !== undefined
+    left > 0 && last !== undefined
       ? encodeCursor({ createdAt: 0, id: last.row.rowId }, fingerprint)
       : ''
-  return { results, paging: { size: results.length, remaining_count: remaining, cursor } }
+  const paging = { size: results.length, remaining_count: Math.min(left, cap), cursor }
+  return { results, paging }
 }
 
 /** Rows read per step when counting what is left after a page. */
 const COUNT_STEP = 1000
 
 /**
- * The exportable tokens after `after` (wanted types, not expired), counted up to
- * SVC_SERVICE_MAX_PAGINATION_REMAINING_COUNT: a token's expiry may come from its owner object, so
- * they are counted on their views, as the pages select them.
+ * The exportable tokens after `after` (wanted types, not expired), reading `step` rows at a time:
+ * a token's expiry may come from its owner object, so they are chosen on their views.
  */
+async function* exportable(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  collection: string,
+  types: readonly string[],
+  after: string | undefined,
+  step: number,
+): AsyncGenerator<TokenView> {
+  let from = after
+  for (;;) {
+    const rows = await deps.store.tokens.page(collection, from, step)
+    from = rows.at(-1)?.rowId ?? from
+    const wanted = rows.filter((r) => types.includes(r.type))
+    for (const view of await viewTokens(deps.store, ctx, wanted))
+      if (isActiveView(view, ctx.now)) yield view
+    if (rows.length < step) return
+  }
+}
+
+/** The exportable tokens after `after`, counted up to `limit`. */
 async function countActive(
   deps: TokensDeps,
   ctx: RequestContext,
   collection: string,
   types: readonly string[],
   after: string,
+  limit: number,
 ): Promise<number> {
-  const cap = deps.settings.page.maxRemainingCount
   let count = 0
-  let from = after
-  for (;;) {
-    const rows = await deps.store.tokens.page(collection, from, COUNT_STEP)
-    from = rows.at(-1)?.rowId ?? from
-    const wanted = rows.filter((r) => types.includes(r.type))
-    const views = await viewTokens(deps.store, ctx, wanted)
-    count += views.filter((view) => isActiveView(view, ctx.now)).length
-    if (count >= cap || rows.length < COUNT_STEP) return Math.min(count, cap)
-  }
+  for await (const _view of exportable(deps, ctx, collection, types, after, COUNT_STEP))
+    if (++count >= limit) break
+  return count
 }
