@@ -8,9 +8,8 @@ const { status } = enableCompileCache()
 // Modules are only loaded: their top level declares and never starts anything.
 await import('../src/cli/commands/serve.ts')
 await import('../src/cli/commands/migrate.ts')
-// What a node loads soon after it listens (src/http/compilers.ts).
-await import('typebox/compile')
-await import('typebox/value')
-await import('@fastify/fast-json-stringify-compiler')
+// What a node loads soon after it listens.
+const { loadCompilers } = await import('../src/http/compilers.ts')
+await loadCompilers()
 flushCompileCache()
 console.log(`compile cache warmed (${status === 1 ? 'enabled' : 'already enabled'})`)

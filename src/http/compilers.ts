@@ -81,18 +81,23 @@ export function compilersFactory(
 /** For Fastify's `schemaController`: neither TypeBox nor fast-json-stringify loads at start. */
 export const lazyCompilers: CompilersFactory = compilersFactory(validatorCompiler, buildSerializer)
 
+/** Loads the validator and serializer compilers (import() yields between modules). */
+export async function loadCompilers(): Promise<void> {
+  await Promise.all([
+    import('typebox/compile'),
+    import('typebox/value'),
+    import('@fastify/fast-json-stringify-compiler'),
+  ])
+}
+
 /**
- * Once a node serves, its compilers are loaded in the background (import() yields between
- * modules), so the first request of a route does not wait ~0.4 s for them. Started a little after
- * listening, so start-up and the first health checks do not share the CPU with it.
+ * Once a node serves, its compilers are loaded in the background, so the first request of a
+ * route does not wait ~0.4 s for them. Started a little after listening, so start-up and the
+ * first health checks do not share the CPU with it.
  */
 export function warmCompilersLater(delayMs = 1000): void {
   const warm = () =>
-    Promise.all([
-      import('typebox/compile'),
-      import('typebox/value'),
-      import('@fastify/fast-json-stringify-compiler'),
-    ]).catch(() => {
+    loadCompilers().catch(() => {
       // A failure here shows again, with its cause, when a route first compiles.
     })
   setTimeout(warm, delayMs).unref()
