@@ -2,8 +2,9 @@
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { AUTH, CONNECTIONS, DURATION, STORE, startInProcess } from './in-process.ts'
+import { rawTokenize } from './raw-tokens.ts'
 
-/** Runs only the scenarios whose title contains this text (the floor always runs). */
+/** Runs only the scenarios whose title contains this text (the floor and the reference always run). */
 const ONLY = process.env.BENCH_ONLY ?? ''
 const REASON = 'reason=AppFunctionality'
 
@@ -45,18 +46,19 @@ let floor = 0
  * for the latency the issue's target is about (p99 at half the peak rate).
  */
 async function run(title: string, options: Load, perCall: number): Promise<void> {
-  if (!title.includes(ONLY) && !title.includes('floor')) return
+  const isReference = title.includes('floor') || title.includes('reference')
+  if (!title.includes(ONLY) && !isReference) return
   const result = await load(options, DURATION)
   const failed = result.non2xx + result.errors + result.timeouts
   const rate = result.requests.average
   if (title.includes('floor')) floor = rate
   const share =
-    floor > 0 && !title.includes('floor')
+    floor > 0 && !title.includes('(floor)')
       ? ` (${Math.round((100 * rate) / floor)} % of the floor)`
       : ''
   const perItem = perCall > 1 ? `  ${Math.round(rate * perCall).toLocaleString('en')} tokens/s` : ''
   let half = ''
-  if (perCall === 1 && !title.includes('floor')) {
+  if (perCall === 1 && !isReference) {
     const paced = await load(options, DURATION, Math.max(1, Math.floor(rate / 2)))
     half = `  at ${Math.floor(rate / 2)} req/s: p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms`
   }
@@ -89,6 +91,24 @@ await run(
     method: 'GET',
     connections: CONNECTIONS,
   },
+  1,
+)
+// What the target leaves per request, next to what SQLite alone needs to store one call.
+if (floor > 0) {
+  const budget = 1e6 / (floor / 2)
+  console.log(
+    `target: ${Math.round(floor / 2)} req/s = ${budget.toFixed(0)} µs per request for everything`,
+  )
+  for (const raw of rawTokenize())
+    console.log(
+      `raw node:sqlite, ${raw.file}: claim + token row + audit row ${raw.us.toFixed(1)} µs per call (${Math.round(1e6 / raw.us)} calls/s on one core, nothing else done)`,
+    )
+}
+// The vault's own per-request floor: a call that authenticates and writes its audit row, and
+// does nothing else.
+await run(
+  'GET version (reference: auth + audit)',
+  { url: `${base}/system/info/version`, method: 'GET', connections: CONNECTIONS },
   1,
 )
 await run('tokenize randomized, 1 item', single('randomized'), 1)
