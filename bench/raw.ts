@@ -15,7 +15,10 @@ type Rows = Record<(typeof TABLES)[number], Row[][]>
 const migration = (dialect: string) =>
   ['0004-objects.sql', '0009-substring-queue.sql']
     .map((file) =>
-      readFileSync(new URL(`../src/storage/migrations/${dialect}/${file}`, import.meta.url), 'utf8'),
+      readFileSync(
+        new URL(`../src/storage/migrations/${dialect}/${file}`, import.meta.url),
+        'utf8',
+      ),
     )
     .join('\n')
 
