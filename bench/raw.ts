@@ -143,6 +143,7 @@ const PG_TYPES: Record<string, string> = {
   modified_at: 'bigint',
   expires_at: 'bigint',
   queued_at: 'bigint',
+  object_count: 'integer',
   version: 'integer',
   digest: 'bytea',
 }

@@ -103,6 +103,8 @@ export type SubstringQueueTable = {
   collection: string
   id: string
   queued_at: number
+  /** How many ids `object_ids` holds. */
+  object_count: number
   /** JSON array of object ids. */
   object_ids: string
 }

@@ -8,13 +8,12 @@ import type {
   SubstringRepo,
 } from '../../core/objects-store.ts'
 import type { Dialect } from '../database.ts'
-import { sql } from '../kysely.ts'
 import type { Tables } from '../schema.ts'
 import { createRowsInserter, type RowsShape } from './rows.ts'
 
 const CHUNK = 500
-/** Queue rows read per query by `pending`. */
-const PENDING_ROWS = 20
+/** Queue rows `pending` chooses from (by their counts of objects). */
+const PENDING_ROWS = 1000
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = []
@@ -48,6 +47,7 @@ const QUEUE_ROWS: RowsShape = {
     ['collection', 'text'],
     ['id', 'text'],
     ['queued_at', 'bigint'],
+    ['object_count', 'integer'],
     ['object_ids', 'text'],
   ],
   tail: '',
@@ -161,51 +161,60 @@ export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): Sea
 
 export function createSubstringRepo(db: Kysely<Tables>, dialect: Dialect): SubstringRepo {
   const insertRows = createRowsInserter(db, dialect)
-  const idCount =
-    dialect === 'sqlite'
-      ? sql<number>`json_array_length(object_ids)`
-      : sql<number>`json_array_length(object_ids::json)`
-
   return {
     async enqueue(collection, objectIds, now) {
       if (objectIds.length === 0) return
-      const ids = JSON.stringify([...new Set(objectIds)])
-      await insertRows(QUEUE_ROWS, [[collection, randomUUID(), now, ids]])
+      const ids = [...new Set(objectIds)]
+      await insertRows(QUEUE_ROWS, [
+        [collection, randomUUID(), now, ids.length, JSON.stringify(ids)],
+      ])
     },
     async pending(collection, limit) {
-      const queued: QueuedWrite[] = []
+      // Rows hold up to a bulk call's ids each: choose rows by their counts first, then read
+      // only the chosen rows' id lists.
+      let query = db
+        .selectFrom('substring_queue')
+        .select(['collection', 'id', 'queued_at', 'object_count'])
+        .orderBy('collection')
+        .orderBy('id')
+        .limit(PENDING_ROWS)
+      if (collection !== undefined) query = query.where('collection', '=', collection)
+      const chosen: { collection: string; id: string; queued_at: number }[] = []
       let objects = 0
-      // Rows hold up to a bulk call's objects each: read a few at a time until `limit` objects.
-      for (let offset = 0; objects < limit; ) {
-        let query = db
-          .selectFrom('substring_queue')
-          .select(['collection', 'id', 'queued_at', 'object_ids'])
-          .orderBy('collection')
-          .orderBy('id')
-          .limit(PENDING_ROWS)
-          .offset(offset)
-        if (collection !== undefined) query = query.where('collection', '=', collection)
-        const rows = await query.execute()
-        for (const row of rows) {
-          if (objects >= limit) break
-          const objectIds = JSON.parse(row.object_ids) as string[]
-          queued.push({
-            collection: row.collection,
-            key: row.id,
-            queuedAt: row.queued_at,
-            objectIds,
-          })
-          objects += objectIds.length
+      for (const head of await query.execute()) {
+        if (objects >= limit) break
+        chosen.push(head)
+        objects += head.object_count
+      }
+      const queued: QueuedWrite[] = []
+      for (const [name, heads] of Map.groupBy(chosen, (head) => head.collection)) {
+        for (const chunk of chunks(heads)) {
+          const rows = await db
+            .selectFrom('substring_queue')
+            .select(['id', 'object_ids'])
+            .where('collection', '=', name)
+            .where(
+              'id',
+              'in',
+              chunk.map((head) => head.id),
+            )
+            .execute()
+          const idsOf = new Map(rows.map((row) => [row.id, row.object_ids]))
+          for (const head of chunk) {
+            const ids = idsOf.get(head.id)
+            // Gone meanwhile: another node indexed it.
+            if (ids === undefined) continue
+            const objectIds = JSON.parse(ids) as string[]
+            queued.push({ collection: name, key: head.id, queuedAt: head.queued_at, objectIds })
+          }
         }
-        if (rows.length < PENDING_ROWS) break
-        offset += rows.length
       }
       return queued
     },
     async countPending(collection) {
       const row = await db
         .selectFrom('substring_queue')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(idCount), eb.lit(0)).as('n'))
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('object_count'), eb.lit(0)).as('n'))
         .where('collection', '=', collection)
         .executeTakeFirst()
       return Number(row?.n ?? 0)
