@@ -7,15 +7,24 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import pg from 'pg'
 import { pgAdmin } from './server.ts'
 
-const TABLES = ['objects', 'object_index', 'object_unique', 'substring_pending'] as const
+const TABLES = ['objects', 'object_index', 'object_unique', 'substring_queue'] as const
 type Row = Record<string, unknown>
 type Rows = Record<(typeof TABLES)[number], Row[][]>
 
+/** The tables the bulk path writes: 0004 (objects, index entries, claims), 0009 (the queue). */
 const migration = (dialect: string) =>
-  readFileSync(
-    new URL(`../src/storage/migrations/${dialect}/0004-objects.sql`, import.meta.url),
-    'utf8',
-  )
+  ['0004-objects.sql', '0009-substring-queue.sql']
+    .map((file) =>
+      readFileSync(
+        new URL(`../src/storage/migrations/${dialect}/${file}`, import.meta.url),
+        'utf8',
+      ),
+    )
+    .join('\n')
+
+/** The object a row belongs to: its `object_id`, or a queue row's first queued object. */
+const objectOf = (row: Row) =>
+  (row.object_id as string | undefined) ?? (JSON.parse(row.object_ids as string)[0] as string)
 
 /** The rows of the first `count` objects, and their index, claim and queue rows, per batch of `batch` objects. */
 function group(objects: Row[], related: Record<string, Row[]>, batch: number): Rows {
@@ -23,14 +32,17 @@ function group(objects: Row[], related: Record<string, Row[]>, batch: number): R
   const batches = Math.ceil(objects.length / batch)
   const split = (rows: Row[]) => {
     const out: Row[][] = Array.from({ length: batches }, () => [])
-    for (const row of rows) out[batchOf.get(row.object_id as string) ?? 0]?.push(row)
+    for (const row of rows) {
+      const b = batchOf.get(objectOf(row))
+      if (b !== undefined) out[b]?.push(row)
+    }
     return out
   }
   return {
     objects: Array.from({ length: batches }, (_, b) => objects.slice(b * batch, (b + 1) * batch)),
     object_index: split(related.object_index ?? []),
     object_unique: split(related.object_unique ?? []),
-    substring_pending: split(related.substring_pending ?? []),
+    substring_queue: split(related.substring_queue ?? []),
   }
 }
 
@@ -41,10 +53,11 @@ function readSqlite(file: string, count: number, batch: number): Rows {
     .all(count) as Row[]
   const ids = 'SELECT id FROM objects ORDER BY created_at, id LIMIT ?'
   const related: Record<string, Row[]> = {}
-  for (const table of TABLES.slice(1))
+  for (const table of TABLES.slice(1, 3))
     related[table] = source
       .prepare(`SELECT * FROM ${table} WHERE object_id IN (${ids})`)
       .all(count) as Row[]
+  related.substring_queue = source.prepare('SELECT * FROM substring_queue').all() as Row[]
   source.close()
   return group(objects, related, batch)
 }
@@ -115,10 +128,11 @@ async function readPostgres(url: string, count: number, batch: number): Promise<
   ).rows
   const ids = 'SELECT id FROM objects ORDER BY created_at, id LIMIT $1'
   const related: Record<string, Row[]> = {}
-  for (const table of TABLES.slice(1))
+  for (const table of TABLES.slice(1, 3))
     related[table] = (
       await client.query(`SELECT * FROM ${table} WHERE object_id IN (${ids})`, [count])
     ).rows
+  related.substring_queue = (await client.query('SELECT * FROM substring_queue')).rows
   await client.end()
   return group(objects, related, batch)
 }
@@ -129,6 +143,7 @@ const PG_TYPES: Record<string, string> = {
   modified_at: 'bigint',
   expires_at: 'bigint',
   queued_at: 'bigint',
+  object_count: 'integer',
   version: 'integer',
   digest: 'bytea',
 }

@@ -16,17 +16,25 @@ export type BenchServer = {
   readonly pgUrl: string
   /** CPU seconds (user + system) the node has used so far; undefined where /proc is missing. */
   cpuSeconds(): number | undefined
+  /** The same for the node's main thread alone (its event loop; no worker or helper threads). */
+  mainThreadCpuSeconds(): number | undefined
   stop(): Promise<void>
 }
 
 const ROOT = new URL('..', import.meta.url).pathname
 const TICKS_PER_SECOND = 100
 
-/** utime + stime of a process from /proc/<pid>/stat (Linux), in seconds. */
-function processCpuSeconds(pid: number | undefined): number | undefined {
+/**
+ * utime + stime of a process from /proc/<pid>/stat (Linux), in seconds; of its main thread alone
+ * from /proc/<pid>/task/<pid>/stat.
+ */
+function processCpuSeconds(pid: number | undefined, thread = false): number | undefined {
   if (pid === undefined) return undefined
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(
+      thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`,
+      'utf8',
+    )
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
   } catch {
@@ -106,6 +114,7 @@ export async function startBenchServer(
     database,
     pgUrl: PG_URL.replace(/\/[^/]*$/, `/${database}`),
     cpuSeconds: () => processCpuSeconds(child.pid),
+    mainThreadCpuSeconds: () => processCpuSeconds(child.pid, true),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')

@@ -277,6 +277,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     async close() {
       await app.close()
       await services.jobs.stop()
+      await services.sealThread.stop()
       await services.reencryption.stop()
       await services.cache.stop()
       await store.close()

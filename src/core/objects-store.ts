@@ -117,27 +117,48 @@ export type SearchIndexRepo = {
   deleteCollection(collection: string): Promise<void>
 }
 
-/** An object waiting for its n-grams; `queuedAt` moves forward when it is queued again. */
-export type PendingEntry = Readonly<{ collection: string; objectId: string; queuedAt: Micros }>
+/**
+ * One queued write: the objects whose substring-indexed values it changed, waiting for their
+ * n-grams. A write queues its objects in one entry (a bulk add of 1,000 objects is one row, not
+ * 1,000); an object written again is queued again, in another entry.
+ */
+export type QueuedWrite = Readonly<{
+  collection: string
+  /** The entry's key, unique within the collection. */
+  key: string
+  queuedAt: Micros
+  objectIds: readonly string[]
+}>
 
-/** The n-grams of one object, and the queue time they were computed for. */
+/** The n-grams of one object. */
 export type ObjectGrams = Readonly<{
   objectId: string
-  queuedAt: Micros
   grams: readonly Readonly<{ property: string; gram: Uint8Array }>[]
 }>
 
 export type SubstringRepo = {
-  /** Queues objects for (re)indexing; an object already queued gets the later time. */
+  /** Queues the objects of one write for (re)indexing, as one entry. */
   enqueue(collection: string, objectIds: readonly string[], now: Micros): Promise<void>
-  /** Up to `limit` queued objects, of one collection or of all, in no particular order. */
-  pending(collection: string | undefined, limit: number): Promise<PendingEntry[]>
+  /**
+   * Queued entries, of one collection or of all, in no particular order: as many as hold
+   * `limit` objects, and at least one (an entry is never split).
+   */
+  pending(collection: string | undefined, limit: number): Promise<QueuedWrite[]>
+  /** Objects queued in a collection (an object queued by two writes counts twice). */
   countPending(collection: string): Promise<number>
   /**
-   * Replaces the n-grams of each object and takes it off the queue, unless it was queued again
-   * after `queuedAt` (a newer write must be indexed too).
+   * Replaces the n-grams of each object and deletes the queue entries `done` (their keys): the
+   * entries the grams were computed for. A write queued meanwhile is another entry, left queued.
    */
-  replaceGrams(collection: string, objects: readonly ObjectGrams[]): Promise<void>
+  replaceGrams(
+    collection: string,
+    objects: readonly ObjectGrams[],
+    done: readonly string[],
+  ): Promise<void>
+  /**
+   * Drops the objects' n-grams. Queue entries naming them stay until indexed: the indexer finds
+   * the objects gone and stores no n-grams for them.
+   */
   deleteObjects(collection: string, objectIds: readonly string[]): Promise<void>
   deleteProperty(collection: string, property: string): Promise<void>
   deleteCollection(collection: string): Promise<void>

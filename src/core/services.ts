@@ -21,6 +21,7 @@ import { createGarbageCollector, createObjectsCollector } from './objects/gc.ts'
 import { createIndexing } from './objects/indexing.ts'
 import { createJobs } from './objects/jobs.ts'
 import { createObjectsService } from './objects/objects.ts'
+import { createSealThread } from './objects/seal-thread.ts'
 import { createSubstringIndexer } from './objects/substring-indexer.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
@@ -116,6 +117,7 @@ function createDataServices(
     indexing,
     collectionOf,
   })
+  const sealThread = createSealThread(core.envelope, indexing)
   const objects = createObjectsService({
     ...core,
     store,
@@ -123,6 +125,7 @@ function createDataServices(
     tokens: createTokenLookup(store),
     exportKeys,
     substring,
+    sealThread,
     settings: settings.objects,
   })
   const { lifecycle } = settings
@@ -154,7 +157,7 @@ function createDataServices(
       },
     ],
   )
-  return { objects, exportKeys, gc, jobs, substring }
+  return { objects, exportKeys, gc, jobs, substring, sealThread }
 }
 
 export function createServices(deps: ServicesDeps) {

@@ -99,10 +99,14 @@ export type NgramsTable = {
   object_id: string
 }
 
-export type SubstringPendingTable = {
+export type SubstringQueueTable = {
   collection: string
-  object_id: string
+  id: string
   queued_at: number
+  /** How many ids `object_ids` holds. */
+  object_count: number
+  /** JSON array of object ids. */
+  object_ids: string
 }
 
 export type CollectionsTable = {
@@ -146,7 +150,7 @@ export type Tables = TokenTables & {
   object_index: IndexEntryTable
   object_unique: IndexEntryTable
   object_ngrams: NgramsTable
-  substring_pending: SubstringPendingTable
+  substring_queue: SubstringQueueTable
   collections: CollectionsTable
   collection_properties: CollectionPropertiesTable
 }

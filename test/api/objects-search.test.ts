@@ -246,3 +246,78 @@ describe('substring index not ready', () => {
     await server.close()
   })
 })
+
+describeEngines('substring index after bulk writes', (engine) => {
+  let server: TestServer
+  let people: ObjectsApi
+  const personName = (i: number) => `Queue Person ${String(i).padStart(4, '0')}`
+  const like = async (pattern: string) =>
+    names(await ok(people.search({ like: { name: pattern } }, 'props=name')))
+  beforeAll(async () => {
+    // No background indexing: every `like` below drains the queue itself.
+    server = await startTestServer({
+      engine,
+      env: { SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '1h' },
+    })
+    await addCollection(server, PEOPLE)
+    people = objectsOf(server, 'people')
+  })
+  afterAll(() => server.close())
+
+  it('queues a bulk add in a few entries and finds every object once they are indexed', async () => {
+    const items = Array.from({ length: 600 }, (_, i) => ({
+      name: personName(i),
+      ssn: `300-40-${String(1000 + i)}`,
+    }))
+    const added = await ok(people.addMany(items))
+    expect(added.ok).toBe(true)
+    const ids: string[] = added.results.map((r: { id: string }) => r.id)
+    const { store } = server.app
+    const queued = await store.substring.pending('people', 10_000)
+    // One entry per write (PostgreSQL writes a large batch in a few steps, one entry each).
+    expect(queued.length).toBeLessThanOrEqual(3)
+    expect(queued.flatMap((q) => q.objectIds).sort()).toEqual([...ids].sort())
+    expect(await store.substring.countPending('people')).toBe(600)
+    for (const i of [0, 250, 251, 599])
+      expect(await like(`*person ${String(i).padStart(4, '0')}*`)).toEqual([personName(i)])
+    expect(await store.substring.countPending('people')).toBe(0)
+    expect(await like('*queue person 01*')).toHaveLength(100)
+  })
+
+  it('indexes bulk updates and drops deleted objects', async () => {
+    const page = await ok(people.search({ like: { name: '*person 000*' } }, 'props=id,name'))
+    const [a, b, c] = page.results as { id: string; name: string }[]
+    if (a === undefined || b === undefined || c === undefined) throw new Error('missing objects')
+    const updated = await ok(
+      people.updateMany([
+        { id: a.id, name: 'Renamed Alpha' },
+        { id: b.id, name: 'Renamed Bravo' },
+      ]),
+    )
+    expect(updated.ok).toBe(true)
+    expect(await like('*renamed*')).toEqual(['Renamed Alpha', 'Renamed Bravo'])
+    expect(await like(`*${a.name.slice(6)}*`)).toEqual([])
+    expect((await ok(people.removeMany([{ id: b.id }, { id: c.id }]))).ok).toBe(true)
+    expect(await like('*renamed*')).toEqual(['Renamed Alpha'])
+    expect(await like(`*${c.name.slice(6)}*`)).toEqual([])
+    await ok(people.removeMany([{ id: b.id }, { id: c.id }], 'options=archived'))
+    expect(await like('*renamed*')).toEqual(['Renamed Alpha'])
+  })
+
+  it('queues nothing when a bulk add fails', async () => {
+    const { store } = server.app
+    await like('*queue person*')
+    expect(await store.substring.countPending('people')).toBe(0)
+    const failed = await ok(
+      people.addMany([
+        { name: 'Never Stored', ssn: '300-50-1000' },
+        { name: 'Never Stored Either', ssn: '300-40-1599' },
+      ]),
+    )
+    expect(failed.ok).toBe(false)
+    expect(failed.results[1].error.error_code).toBe('ERR9002')
+    expect(await store.substring.countPending('people')).toBe(0)
+    expect(await store.substring.pending(undefined, 10)).toEqual([])
+    expect(await like('*never stored*')).toEqual([])
+  })
+})

@@ -190,18 +190,21 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
     })
 
     it('finds objects holding every n-gram of a pattern', async () => {
-      await store.substring.enqueue('people', ['a1', 'a2'], T0)
+      await store.substring.enqueue('people', ['a1', 'a2', 'a1'], T0)
       expect(await store.substring.countPending('people')).toBe(2)
       const queued = await store.substring.pending('people', 10)
       expect(queued).toEqual([
-        { collection: 'people', objectId: expect.any(String), queuedAt: T0 },
-        { collection: 'people', objectId: expect.any(String), queuedAt: T0 },
+        { collection: 'people', key: expect.any(String), queuedAt: T0, objectIds: ['a1', 'a2'] },
       ])
       const name = (ns: number[]) => ns.map((n) => ({ property: 'name', gram: digest(n) }))
-      await store.substring.replaceGrams('people', [
-        { objectId: 'a1', queuedAt: T0, grams: name([1, 2, 3]) },
-        { objectId: 'a2', queuedAt: T0, grams: name([2, 3, 4]) },
-      ])
+      await store.substring.replaceGrams(
+        'people',
+        [
+          { objectId: 'a1', grams: name([1, 2, 3]) },
+          { objectId: 'a2', grams: name([2, 3, 4]) },
+        ],
+        queued.map((q) => q.key),
+      )
       expect(await store.substring.countPending('people')).toBe(0)
       const grams = (ns: number[]) => [
         { kind: 'grams' as const, property: 'name', grams: ns.map(digest) },
@@ -212,9 +215,7 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       expect(
         (await store.objects.search(active, grams([1, 2]), undefined, 10)).map((o) => o.id),
       ).toEqual(['a1'])
-      await store.substring.replaceGrams('people', [
-        { objectId: 'a1', queuedAt: T0, grams: name([7]) },
-      ])
+      await store.substring.replaceGrams('people', [{ objectId: 'a1', grams: name([7]) }], [])
       expect(
         (await store.objects.search(active, grams([1, 2]), undefined, 10)).map((o) => o.id),
       ).toEqual([])
@@ -226,19 +227,47 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
 
     it('keeps an object queued when it was queued again after its grams were computed', async () => {
       await store.substring.enqueue('people', ['a4'], T0)
+      const [first] = await store.substring.pending(undefined, 10)
       await store.substring.enqueue('people', ['a4'], T0 + 5)
+      expect(await store.substring.countPending('people')).toBe(2)
+      await store.substring.replaceGrams(
+        'people',
+        [{ objectId: 'a4', grams: [] }],
+        [first?.key ?? ''],
+      )
       expect(await store.substring.pending(undefined, 10)).toEqual([
-        { collection: 'people', objectId: 'a4', queuedAt: T0 + 5 },
+        { collection: 'people', key: expect.any(String), queuedAt: T0 + 5, objectIds: ['a4'] },
       ])
-      await store.substring.replaceGrams('people', [{ objectId: 'a4', queuedAt: T0, grams: [] }])
-      expect(await store.substring.countPending('people')).toBe(1)
-      await store.substring.replaceGrams('people', [
-        { objectId: 'a4', queuedAt: T0 + 5, grams: [] },
-      ])
+      const [second] = await store.substring.pending('people', 10)
+      await store.substring.replaceGrams(
+        'people',
+        [{ objectId: 'a4', grams: [] }],
+        [second?.key ?? ''],
+      )
       expect(await store.substring.countPending('people')).toBe(0)
       await store.substring.enqueue('people', ['a4'], T0)
       await store.substring.deleteCollection('people')
       expect(await store.substring.countPending('people')).toBe(0)
+    })
+
+    it('hands out whole queue entries up to the limit, at least one', async () => {
+      const ids = (from: number) => Array.from({ length: 300 }, (_, i) => `q${from + i}`)
+      for (let n = 0; n < 25; n++) await store.substring.enqueue('queue', ids(n * 300), T0 + n)
+      expect(await store.substring.countPending('queue')).toBe(7500)
+      expect(await store.substring.pending('queue', 1)).toHaveLength(1)
+      expect(await store.substring.pending('queue', 301)).toHaveLength(2)
+      const all = await store.substring.pending('queue', 100_000)
+      expect(all).toHaveLength(25)
+      expect(new Set(all.flatMap((q) => q.objectIds)).size).toBe(7500)
+      expect(await store.substring.pending('elsewhere', 10)).toEqual([])
+      await store.substring.replaceGrams(
+        'queue',
+        [],
+        all.slice(0, 24).map((q) => q.key),
+      )
+      expect(await store.substring.countPending('queue')).toBe(300)
+      await store.substring.deleteCollection('queue')
+      expect(await store.substring.countPending('queue')).toBe(0)
     })
 
     it('pages large index matches in creation order through the database', async () => {
@@ -277,12 +306,12 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
         'big',
         ids.map((id, i) => ({
           objectId: id,
-          queuedAt: T0,
           grams: (i % 3 === 0 ? grams : grams.slice(0, 1)).map((gram) => ({
             property: 'tag',
             gram,
           })),
         })),
+        [],
       )
       const byGrams = [{ kind: 'grams' as const, property: 'tag', grams }]
       const withGrams = sorted.filter((id) => Number(id.slice(3)) % 3 === 0)
@@ -365,8 +394,8 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       expect(await store.substring.countPending('many')).toBe(1203)
       await store.substring.enqueue('many', ['many00001'], T0 + 7)
       const pending = await store.substring.pending('many', 2000)
-      expect(pending.filter((p) => p.queuedAt === T0 + 7).map((p) => p.objectId)).toEqual([
-        'many00001',
+      expect(pending.filter((p) => p.queuedAt === T0 + 7).map((p) => p.objectIds)).toEqual([
+        ['many00001'],
       ])
       await store.objects.deleteCollection('many')
       await store.searchIndex.deleteCollection('many')
@@ -451,9 +480,11 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       await store.searchIndex.deleteProperty('people', 'code')
       expect(await store.objects.search(active, byCode, undefined, 10)).toEqual([])
       expect(await store.searchIndex.claimUnique([entry('code', 1, 'z2')])).toEqual([])
-      await store.substring.replaceGrams('people', [
-        { objectId: 'z1', queuedAt: T0, grams: [{ property: 'nick', gram: digest(4) }] },
-      ])
+      await store.substring.replaceGrams(
+        'people',
+        [{ objectId: 'z1', grams: [{ property: 'nick', gram: digest(4) }] }],
+        [],
+      )
       const byGram = [{ kind: 'grams' as const, property: 'nick', grams: [digest(4)] }]
       expect(await store.objects.search(active, byGram, undefined, 10)).toHaveLength(1)
       await store.substring.deleteProperty('people', 'nick')

@@ -11,6 +11,7 @@ import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
 import { openTestStore } from '../helpers/store.ts'
 import { describeStoreContract } from './contract.ts'
 import { describeObjectsContract } from './contract-objects.ts'
+import { describeQueueMigration } from './queue-migration.ts'
 
 const url = await findTestPostgres()
 const drops: (() => Promise<void>)[] = []
@@ -29,6 +30,12 @@ describe.skipIf(url === undefined)('PostgreSQL', () => {
     const { options, drop } = await createTestDatabase(url as string)
     drops.push(drop)
     return openTestStore(options)
+  })
+
+  describeQueueMigration('PostgreSQL', async () => {
+    const { options, drop } = await createTestDatabase(url as string)
+    drops.push(drop)
+    return options
   })
 
   it('migrates one database from several nodes at once, each migration exactly once', async () => {

@@ -8,6 +8,7 @@ import { latestVersion, migrate } from '../../src/storage/migrate.ts'
 import { openTestStore } from '../helpers/store.ts'
 import { describeStoreContract } from './contract.ts'
 import { describeObjectsContract } from './contract-objects.ts'
+import { describeQueueMigration } from './queue-migration.ts'
 
 const dir = await mkdtemp(join(tmpdir(), 'strongroom-sqlite-'))
 afterAll(() => rm(dir, { recursive: true, force: true }))
@@ -20,6 +21,8 @@ describeObjectsContract('SQLite file', () =>
 describeStoreContract('SQLite file', () =>
   openTestStore({ kind: 'sqlite', file: join(dir, 'contract.db') }),
 )
+
+describeQueueMigration('SQLite', async () => ({ kind: 'sqlite', file: join(dir, 'queue.db') }))
 
 describe('SQLite migrations', () => {
   it('applies every migration once and nothing on a second run', async () => {

@@ -34,6 +34,25 @@ export function bindingOf(parts: readonly string[]): Buffer {
 export type SealRequest = Readonly<{ plaintext: Uint8Array; binding: readonly string[] }>
 export type OpenRequest = Readonly<{ sealed: Uint8Array; binding: readonly string[] }>
 
+/** Seals every request under `key`, each bound to its binding (what `sealAll` does). */
+export function sealWith(key: AeadKey, requests: readonly SealRequest[]): Buffer[] {
+  return sealMany(
+    key,
+    requests.map((r) => ({ plaintext: r.plaintext, aad: bindingOf(r.binding) })),
+  )
+}
+
+/**
+ * Raw key material for a worker thread of this process that seals and digests on the main
+ * thread's behalf (objects/seal-thread.ts): a data key of a rotatable purpose, and derived MAC
+ * keys. It is posted to that thread only: never stored, logged or sent out of the process.
+ */
+export type ThreadKeys = Readonly<{
+  version: number
+  dataKey: Uint8Array
+  macKeys: readonly Uint8Array[]
+}>
+
 export function createEnvelope(keyring: Keyring) {
   const aeadKeys = new WeakMap<Uint8Array, AeadKey>()
   const macs = new Map<string, Mac>()
@@ -48,13 +67,16 @@ export function createEnvelope(keyring: Keyring) {
     return key
   }
 
+  const macKeyOf = (purpose: DerivationPurpose, scope: readonly string[]) =>
+    keyring.derive(purpose, bindingOf(scope).toString('base64'))
+
   function macOf(purpose: DerivationPurpose, scope: readonly string[]): Mac {
     // The cache key only has to be unambiguous (JSON of the parts): building the
     // length-prefixed binding on every call cost more than the HMAC itself on hot paths.
     const id = `${purpose}\u0000${JSON.stringify(scope)}`
     let mac = macs.get(id)
     if (mac === undefined) {
-      mac = createMac(keyring.derive(purpose, bindingOf(scope).toString('base64')))
+      mac = createMac(macKeyOf(purpose, scope))
       macs.set(id, mac)
     }
     return mac
@@ -63,11 +85,16 @@ export function createEnvelope(keyring: Keyring) {
   /** Seals every request with the newest key version of the purpose, in one batch. */
   function sealAll(purpose: RotatablePurpose, requests: readonly SealRequest[]): Buffer[] {
     if (requests.length === 0) return []
-    const key = aeadKey(purpose, keyring.current(purpose).version)
-    return sealMany(
-      key,
-      requests.map((r) => ({ plaintext: r.plaintext, aad: bindingOf(r.binding) })),
-    )
+    return sealWith(aeadKey(purpose, keyring.current(purpose).version), requests)
+  }
+
+  /** The newest data key of `purpose` and the MAC keys of `macs`, for a worker thread. */
+  function threadKeys(
+    purpose: RotatablePurpose,
+    macs: readonly Readonly<{ purpose: DerivationPurpose; scope: readonly string[] }>[],
+  ): ThreadKeys {
+    const { version, key } = keyring.current(purpose)
+    return { version, dataKey: key, macKeys: macs.map((m) => macKeyOf(m.purpose, m.scope)) }
   }
 
   /** Opens values sealed under any versions of the purpose; one batch per key version. */
@@ -115,6 +142,7 @@ export function createEnvelope(keyring: Keyring) {
     },
     /** The keyed digest function of `purpose` and `scope`, for callers that digest many values. */
     macOf,
+    threadKeys,
   }
 }
 

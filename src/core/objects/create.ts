@@ -13,10 +13,11 @@ import { parseExpiration } from './expiration.ts'
 import { isSubstringIndexed } from './indexing.ts'
 import { defaultExpirySecs, earliest } from './lifecycle.ts'
 import { loadOwners, type Ownership, ownerRefOf, resolveOwnership } from './ownership.ts'
-import { digestsOf, isActive, serializeValues } from './records.ts'
+import { isActive, serializeValues } from './records.ts'
+import type { SealedWrite } from './seal-thread.ts'
 import { claimUnique } from './uniqueness.ts'
 import { type ObjectInput, readObjectBody } from './values.ts'
-import { commit, decodeBodies, sealChanges, type WriteOptions } from './writing.ts'
+import { commit, decodeBodies, type WriteOptions } from './writing.ts'
 
 type Fields = Record<string, unknown>
 
@@ -30,10 +31,8 @@ type Prepared = Readonly<{
   isQueued: boolean
 }>
 
-/** Objects per write step of a batch on PostgreSQL (see persistOverlapped). */
+/** Objects per write step of a large batch (see persistSteps); smaller batches are sealed inline. */
 const WRITE_STEP = 250
-/** Objects sealed between two yields to the event loop within a write step. */
-const SEAL_STEP = 50
 
 const slot = (e: IndexEntry) => `${e.property}\u0000${Buffer.from(e.digest).toString('base64')}`
 
@@ -109,33 +108,32 @@ export function createAddition(deps: ObjectsDeps) {
     }
   }
 
+  /** Rows, index entries, claims and queue flags of sealed drafts. */
   function prepare(
     ctx: RequestContext,
     collection: StoredCollection,
     drafts: readonly Draft[],
+    written: readonly SealedWrite[],
     options: WriteOptions,
   ): Prepared[] {
-    const written = sealChanges(
-      deps,
-      collection,
-      drafts.map((d) => ({ id: d.id, values: d.input.values })),
-    )
     const substring = collection.properties.filter(isSubstringIndexed).map((p) => p.name)
     return drafts.map((draft, i) => {
       const expiresAt = expiryOf(collection, draft, options, ctx.now)
-      const digests = digestsOf(deps.indexing, collection, draft.input.values)
-      const values = { plain: written[i]?.plain ?? {}, sealed: written[i]?.sealed ?? {}, digests }
+      const values = written[i] ?? { plain: {}, sealed: {}, digests: {} }
       const record = recordOf(collection, { draft, expiresAt, now: ctx.now }, values)
       const active = isActive(record, ctx.now)
       return {
         index: draft.index,
         record,
-        entries: deps.indexing.entriesOf(collection.name, draft.id, digests),
-        claims: active ? deps.indexing.claimsOf(collection, draft.id, digests) : [],
+        entries: deps.indexing.entriesOf(collection.name, draft.id, values.digests),
+        claims: active ? deps.indexing.claimsOf(collection, draft.id, values.digests) : [],
         isQueued: substring.some((name) => (draft.input.values[name] ?? null) !== null),
       }
     })
   }
+
+  const newObjects = (drafts: readonly Draft[]) =>
+    drafts.map((d) => ({ id: d.id, values: d.input.values }))
 
   /**
    * Two items of one batch with the same unique value: the later one fails (seed 4.8). `seen`
@@ -189,35 +187,34 @@ export function createAddition(deps: ObjectsDeps) {
   }
 
   /**
-   * Seals and writes a batch in steps, each step written while the next is sealed: PostgreSQL
-   * runs the statements in its own process, so the database and this thread work at the same
-   * time instead of in turn. Yielding between small sealing steps lets the statements already
-   * sent complete and the next ones go out. Same statements and outcomes as writing the batch in
-   * one step: steps run in order in the one transaction, and unique values repeated across steps
-   * fail the later item as within one step.
+   * Writes a large batch in steps, each step written while the sealing thread seals the next
+   * ones (seal-thread.ts): on SQLite the statements run on this thread, on PostgreSQL in the
+   * server's process, and either way the cryptography runs on the other core meanwhile. Same
+   * statements and outcomes as writing the batch in one step: steps run in order in the one
+   * transaction, and unique values repeated across steps fail the later item as within one step.
    */
-  async function persistOverlapped(
+  async function persistSteps(
     tx: Repos,
     ctx: RequestContext,
     collection: StoredCollection,
-    batch: Readonly<{ drafts: readonly Draft[]; options: WriteOptions; inBatch: ItemErrors }>,
+    batch: Readonly<{
+      steps: readonly (readonly Draft[])[]
+      sealed: readonly Promise<SealedWrite[]>[]
+      options: WriteOptions
+      inBatch: ItemErrors
+    }>,
   ): Promise<ItemErrors> {
-    const { drafts, options, inBatch } = batch
+    const { steps, sealed, options, inBatch } = batch
     const failed: ItemErrors = new Map()
     const seen = new Set<string>()
     let written: Promise<unknown> = Promise.resolve()
     let isBroken = false
-    for (let start = 0; start < drafts.length && !isBroken; start += WRITE_STEP) {
-      const end = Math.min(drafts.length, start + WRITE_STEP)
-      const prepared: Prepared[] = []
-      for (let i = start; i < end; i += SEAL_STEP) {
-        const step = drafts.slice(i, Math.min(end, i + SEAL_STEP))
-        for (const item of prepare(ctx, collection, step, options)) prepared.push(item)
-        await new Promise((resolve) => setImmediate(resolve))
-      }
+    for (let k = 0; k < steps.length && !isBroken; k++) {
+      const step = steps[k] ?? []
+      const prepared = prepare(ctx, collection, step, (await sealed[k]) ?? [], options)
       checkBatchUniques(collection, prepared, inBatch, seen)
       written = written.then(() => persist(tx, ctx, collection, prepared, failed))
-      // Awaited below; a failed step stops the sealing and must not go unhandled meanwhile.
+      // Awaited below; a failed step stops the loop and must not go unhandled meanwhile.
       written.catch(() => {
         isBroken = true
       })
@@ -257,16 +254,25 @@ export function createAddition(deps: ObjectsDeps) {
       ctx,
       drafts.map((d) => d.id),
     )
-    if (deps.store.kind === 'postgres' && drafts.length > WRITE_STEP) {
+    if (drafts.length > WRITE_STEP) {
+      const steps: Draft[][] = []
+      for (let i = 0; i < drafts.length; i += WRITE_STEP)
+        steps.push(drafts.slice(i, i + WRITE_STEP))
+      // Every step goes to the sealing thread at once; the first is back soonest.
+      const sealed = steps.map((step) => deps.sealThread.sealAside(collection, newObjects(step)))
+      // A step that fails is reported through its own await; the others must not go unhandled.
+      for (const promise of sealed) promise.catch(() => {})
       return commit(deps, ctx, { ids, errors }, async (tx) => {
         const inBatch: ItemErrors = new Map()
-        const failed = await persistOverlapped(tx, ctx, collection, { drafts, options, inBatch })
+        const batch = { steps, sealed, options, inBatch }
+        const failed = await persistSteps(tx, ctx, collection, batch)
         if (failed.size === 0 && inBatch.size === 0 && errors.size === 0 && within !== undefined)
           await within(tx, ids as string[])
         return new Map([...inBatch, ...failed])
       })
     }
-    const prepared = prepare(ctx, collection, drafts, options)
+    const written = deps.sealThread.seal(collection, newObjects(drafts))
+    const prepared = prepare(ctx, collection, drafts, written, options)
     checkBatchUniques(collection, prepared, errors)
     return commit(deps, ctx, { ids, errors }, async (tx) => {
       const failed = await persist(tx, ctx, collection, prepared)

@@ -9,6 +9,7 @@ import type { PolicyGate } from './access.ts'
 import type { Indexing } from './indexing.ts'
 import type { ExpirationDefaults } from './lifecycle.ts'
 import type { PageSettings } from './paging.ts'
+import type { SealThread } from './seal-thread.ts'
 import type { SubstringIndexer } from './substring-indexer.ts'
 import type { TokenLookup } from './token-lookup.ts'
 
@@ -30,5 +31,6 @@ export type ObjectsDeps = Readonly<{
   tokens: TokenLookup
   exportKeys: ExportKeys
   substring: SubstringIndexer
+  sealThread: SealThread
   settings: ObjectsSettings
 }>

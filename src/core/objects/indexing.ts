@@ -26,6 +26,11 @@ export function isSubstringIndexed(property: StoredProperty): boolean {
   return property.isSubstringIndex && property.isEncrypted
 }
 
+/** A blind-index digest under the property's MAC (also computed on the sealing thread). */
+export function blindDigestWith(mac: Mac, value: unknown): Buffer {
+  return mac(JSON.stringify(value ?? null)).subarray(0, BLIND_DIGEST_BYTES)
+}
+
 export function createIndexing(envelope: Envelope) {
   const nullDigests = new Map<string, string>()
   const blindMacs = new Map<string, Mac>()
@@ -38,7 +43,7 @@ export function createIndexing(envelope: Envelope) {
       mac = envelope.macOf('blind_index', [collection, property])
       blindMacs.set(key, mac)
     }
-    return mac(JSON.stringify(value ?? null)).subarray(0, BLIND_DIGEST_BYTES)
+    return blindDigestWith(mac, value)
   }
 
   function nullDigest(collection: string, property: string): string {

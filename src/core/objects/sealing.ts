@@ -1,5 +1,5 @@
 // src/core/objects/sealing.ts: how encrypted property values are sealed in the objects table
-import type { Envelope } from '../crypto/envelope.ts'
+import type { Envelope, SealRequest } from '../crypto/envelope.ts'
 
 /**
  * A property value is sealed under the `property` purpose as the UTF-8 of its normalized JSON,
@@ -19,15 +19,18 @@ export type ObjectValues = Readonly<{
   values: Readonly<Record<string, unknown>>
 }>
 
-/** Seals the values of many objects in one batch; returns each object's `sealed` map. */
-export function sealObjects(envelope: Envelope, objects: readonly ObjectValues[]): SealedMap[] {
-  const requests = objects.flatMap((o) =>
+/** The seal requests of many objects' values, in object then property order. */
+export function sealRequestsOf(objects: readonly ObjectValues[]): SealRequest[] {
+  return objects.flatMap((o) =>
     Object.entries(o.values).map(([property, value]) => ({
       plaintext: Buffer.from(JSON.stringify(value), 'utf8'),
       binding: valueBinding(o.collection, o.objectId, property),
     })),
   )
-  const sealed = envelope.sealAll('property', requests)
+}
+
+/** Each object's `sealed` map, from the sealed values of `sealRequestsOf(objects)`. */
+export function sealedMapsOf(objects: readonly ObjectValues[], sealed: readonly Buffer[]) {
   let next = 0
   return objects.map((o) => {
     const map: SealedMap = {}
@@ -35,6 +38,11 @@ export function sealObjects(envelope: Envelope, objects: readonly ObjectValues[]
       map[property] = (sealed[next++] as Buffer).toString('base64')
     return map
   })
+}
+
+/** Seals the values of many objects in one batch; returns each object's `sealed` map. */
+export function sealObjects(envelope: Envelope, objects: readonly ObjectValues[]): SealedMap[] {
+  return sealedMapsOf(objects, envelope.sealAll('property', sealRequestsOf(objects)))
 }
 
 export type SealedObject = Readonly<{

@@ -1,7 +1,7 @@
 // src/core/objects/substring-indexer.ts: the deferred substring index: queued objects → keyed n-grams, in batches
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import type { ObjectGrams, PendingEntry } from '../objects-store.ts'
+import type { ObjectGrams, ObjectRecord } from '../objects-store.ts'
 import type { Store } from '../store.ts'
 import { type Indexing, isSubstringIndexed } from './indexing.ts'
 import { openObjects } from './sealing.ts'
@@ -14,6 +14,8 @@ export type SubstringIndexerDeps = Readonly<{
 }>
 
 const BATCH = 500
+/** Ids per read of the queued objects' rows. */
+const READ_CHUNK = 500
 
 /**
  * Writes enqueue objects whose substring-indexed values changed; this indexer decrypts them,
@@ -24,11 +26,12 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
   const { store, indexing } = deps
 
   /** The n-grams of queued objects of one collection; objects gone or without values get none. */
-  async function gramsOf(name: string, entries: readonly PendingEntry[]): Promise<ObjectGrams[]> {
+  async function gramsOf(name: string, ids: readonly string[]): Promise<ObjectGrams[]> {
     const collection = deps.collectionOf(name)
     const properties = collection?.properties.filter(isSubstringIndexed).map((p) => p.name) ?? []
-    const ids = entries.map((e) => e.objectId)
-    const rows = properties.length > 0 ? await store.objects.get(name, ids) : []
+    const rows: ObjectRecord[] = []
+    for (let i = 0; properties.length > 0 && i < ids.length; i += READ_CHUNK)
+      for (const row of await store.objects.get(name, ids.slice(i, i + READ_CHUNK))) rows.push(row)
     const opened = openObjects(
       deps.envelope,
       rows.map((r) => ({
@@ -48,18 +51,22 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
         }),
       ]),
     )
-    return entries.map((e) => ({ ...e, grams: grams.get(e.objectId) ?? [] }))
+    return ids.map((objectId) => ({ objectId, grams: grams.get(objectId) ?? [] }))
   }
 
-  /** Indexes up to `limit` queued objects (of one collection, or any); returns how many. */
+  /**
+   * Indexes queued writes (of one collection, or any) holding up to `limit` objects, or one
+   * write if it holds more; returns how many objects.
+   */
   async function indexBatch(collection: string | undefined, limit = BATCH): Promise<number> {
     const pending = await store.substring.pending(collection, limit)
     const byCollection = Map.groupBy(pending, (entry) => entry.collection)
     for (const [name, entries] of byCollection) {
-      const objects = await gramsOf(name, entries)
-      await store.transaction((tx) => tx.substring.replaceGrams(name, objects))
+      const objects = await gramsOf(name, [...new Set(entries.flatMap((e) => e.objectIds))])
+      const done = entries.map((e) => e.key)
+      await store.transaction((tx) => tx.substring.replaceGrams(name, objects, done))
     }
-    return pending.length
+    return pending.reduce((count, entry) => count + entry.objectIds.length, 0)
   }
 
   return {

@@ -1,8 +1,9 @@
 // src/storage/repos/search-index.ts: blind-index entries, uniqueness claims and substring n-grams
+import { randomUUID } from 'node:crypto'
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import type {
   IndexEntry,
-  ObjectGrams,
+  QueuedWrite,
   SearchIndexRepo,
   SubstringRepo,
 } from '../../core/objects-store.ts'
@@ -11,6 +12,8 @@ import type { Tables } from '../schema.ts'
 import { createRowsInserter, type RowsShape } from './rows.ts'
 
 const CHUNK = 500
+/** Queue rows `pending` chooses from (by their counts of objects). */
+const PENDING_ROWS = 1000
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = []
@@ -37,15 +40,17 @@ const CLAIM_ROWS: RowsShape = {
   columns: ENTRY_COLUMNS,
   tail: 'ON CONFLICT (collection, property, digest) DO NOTHING RETURNING property, digest',
 }
-/** Queued again: the later time wins, so a build that read the older one does not dequeue it. */
+/** One row per write: its objects' ids as a JSON array, under a random key. */
 const QUEUE_ROWS: RowsShape = {
-  table: 'substring_pending',
+  table: 'substring_queue',
   columns: [
     ['collection', 'text'],
-    ['object_id', 'text'],
+    ['id', 'text'],
     ['queued_at', 'bigint'],
+    ['object_count', 'integer'],
+    ['object_ids', 'text'],
   ],
-  tail: 'ON CONFLICT (collection, object_id) DO UPDATE SET queued_at = excluded.queued_at',
+  tail: '',
 }
 
 const entryValues = (entry: IndexEntry) => [
@@ -156,59 +161,65 @@ export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): Sea
 
 export function createSubstringRepo(db: Kysely<Tables>, dialect: Dialect): SubstringRepo {
   const insertRows = createRowsInserter(db, dialect)
-
-  /**
-   * Takes objects off the queue unless queued again later. Grouped by queue time (a batch's
-   * objects usually share one), so each statement is a primary-key lookup per id.
-   */
-  async function dequeue(collection: string, objects: readonly ObjectGrams[]): Promise<void> {
-    const byTime = Map.groupBy(objects, (o) => o.queuedAt)
-    for (const [queuedAt, group] of byTime) {
-      for (const chunk of chunks(group)) {
-        await db
-          .deleteFrom('substring_pending')
-          .where('collection', '=', collection)
-          .where(
-            'object_id',
-            'in',
-            chunk.map((o) => o.objectId),
-          )
-          .where('queued_at', '<=', queuedAt)
-          .execute()
-      }
-    }
-  }
-
   return {
     async enqueue(collection, objectIds, now) {
-      // One statement may not update a row twice (PostgreSQL): each id once.
+      if (objectIds.length === 0) return
       const ids = [...new Set(objectIds)]
-      await insertRows(
-        QUEUE_ROWS,
-        ids.map((objectId) => [collection, objectId, now]),
-      )
+      await insertRows(QUEUE_ROWS, [
+        [collection, randomUUID(), now, ids.length, JSON.stringify(ids)],
+      ])
     },
     async pending(collection, limit) {
+      // Rows hold up to a bulk call's ids each: choose rows by their counts first, then read
+      // only the chosen rows' id lists.
       let query = db
-        .selectFrom('substring_pending')
-        .select(['collection', 'object_id', 'queued_at'])
-        .limit(limit)
+        .selectFrom('substring_queue')
+        .select(['collection', 'id', 'queued_at', 'object_count'])
+        .orderBy('collection')
+        .orderBy('id')
+        .limit(PENDING_ROWS)
       if (collection !== undefined) query = query.where('collection', '=', collection)
-      return (await query.execute()).map((row) => ({
-        collection: row.collection,
-        objectId: row.object_id,
-        queuedAt: row.queued_at,
-      }))
+      const chosen: { collection: string; id: string; queued_at: number }[] = []
+      let objects = 0
+      for (const head of await query.execute()) {
+        if (objects >= limit) break
+        chosen.push(head)
+        objects += head.object_count
+      }
+      const queued: QueuedWrite[] = []
+      for (const [name, heads] of Map.groupBy(chosen, (head) => head.collection)) {
+        for (const chunk of chunks(heads)) {
+          const rows = await db
+            .selectFrom('substring_queue')
+            .select(['id', 'object_ids'])
+            .where('collection', '=', name)
+            .where(
+              'id',
+              'in',
+              chunk.map((head) => head.id),
+            )
+            .execute()
+          const idsOf = new Map(rows.map((row) => [row.id, row.object_ids]))
+          for (const head of chunk) {
+            const ids = idsOf.get(head.id)
+            // Gone meanwhile: another node indexed it.
+            if (ids === undefined) continue
+            const objectIds = JSON.parse(ids) as string[]
+            queued.push({ collection: name, key: head.id, queuedAt: head.queued_at, objectIds })
+          }
+        }
+      }
+      return queued
     },
     async countPending(collection) {
       const row = await db
-        .selectFrom('substring_pending')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .selectFrom('substring_queue')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('object_count'), eb.lit(0)).as('n'))
         .where('collection', '=', collection)
         .executeTakeFirst()
       return Number(row?.n ?? 0)
     },
-    async replaceGrams(collection, objects) {
+    async replaceGrams(collection, objects, done) {
       for (const chunk of chunks(objects)) {
         await db
           .deleteFrom('object_ngrams')
@@ -235,17 +246,18 @@ export function createSubstringRepo(db: Kysely<Tables>, dialect: Dialect): Subst
           .onConflict((oc) => oc.doNothing())
           .execute()
       }
-      await dequeue(collection, objects)
+      for (const chunk of chunks(done)) {
+        await db
+          .deleteFrom('substring_queue')
+          .where('collection', '=', collection)
+          .where('id', 'in', chunk)
+          .execute()
+      }
     },
     async deleteObjects(collection, objectIds) {
       for (const chunk of chunks(objectIds)) {
         await db
           .deleteFrom('object_ngrams')
-          .where('collection', '=', collection)
-          .where('object_id', 'in', chunk)
-          .execute()
-        await db
-          .deleteFrom('substring_pending')
           .where('collection', '=', collection)
           .where('object_id', 'in', chunk)
           .execute()
@@ -260,7 +272,7 @@ export function createSubstringRepo(db: Kysely<Tables>, dialect: Dialect): Subst
     },
     async deleteCollection(collection) {
       await db.deleteFrom('object_ngrams').where('collection', '=', collection).execute()
-      await db.deleteFrom('substring_pending').where('collection', '=', collection).execute()
+      await db.deleteFrom('substring_queue').where('collection', '=', collection).execute()
     },
   }
 }
