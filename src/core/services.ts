@@ -115,6 +115,7 @@ function createDataServices(
     envelope: core.envelope,
     indexing,
     collectionOf,
+    onMaintenanceError: (error) => deps.onJobError('substring_index', error),
   })
   const objects = createObjectsService({
     ...core,
