@@ -38,7 +38,7 @@ export function createIamRepo(db: Kysely<Tables>, statements: Statements): IamRe
     async findApiKeyByHash(keyHash) {
       const [row] = await statements.query<Selectable<ApiKeysTable>>(
         db,
-        'select * from "api_keys" where "key_hash" = ?',
+        'select "username", "key_hash", "expires_at", "created_at" from "api_keys" where "key_hash" = ?',
         [keyHash],
       )
       return row && toApiKey(row)
@@ -51,7 +51,7 @@ export function createIamRepo(db: Kysely<Tables>, statements: Statements): IamRe
         }
       >(
         db,
-        'select k.*, (select "value" from "vault_meta" where "key" = ?) as "meta" from (select 1 as "one") as "one" left join "api_keys" as k on k."key_hash" = ?',
+        'select k."username", k."key_hash", k."expires_at", k."created_at", (select "value" from "vault_meta" where "key" = ?) as "meta" from (select 1 as "one") as "one" left join "api_keys" as k on k."key_hash" = ?',
         [metaKey, keyHash],
       )
       const meta = row?.meta ?? undefined
