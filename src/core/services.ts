@@ -116,6 +116,7 @@ function createDataServices(
     envelope: core.envelope,
     indexing,
     collectionOf,
+    onMaintenanceError: (error) => deps.onJobError('substring_index', error),
   })
   const sealThread = createSealThread(core.envelope, indexing)
   const objects = createObjectsService({

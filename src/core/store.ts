@@ -55,6 +55,15 @@ export type IamRepo = {
   /** Replaces the IAM configuration; returns the new version. */
   setConfig(toml: string, now: Micros): Promise<number>
   findApiKeyByHash(keyHash: Uint8Array): Promise<StoredApiKey | undefined>
+  /**
+   * What authenticating an API key needs, in one round trip: the user key with this hash, if any,
+   * and the vault_meta value under `metaKey` (the Admin key's hash when one was set at run time).
+   * Nothing is cached: a regenerated or replaced key stops working at once, on every node.
+   */
+  findCredential(
+    keyHash: Uint8Array,
+    metaKey: string,
+  ): Promise<{ key: StoredApiKey | undefined; meta: string | undefined }>
   getApiKey(username: string): Promise<StoredApiKey | undefined>
   /** Sets (replaces) a user's key: the previous key stops working at once. */
   setApiKey(key: StoredApiKey): Promise<void>
@@ -154,6 +163,13 @@ export type Store = Repos & {
    */
   transaction<T>(work: (tx: Repos) => Promise<T>, options?: TransactionOptions): Promise<T>
   schemaVersion(): Promise<number>
+  /**
+   * After many objects were (re)indexed for substring search: lets the engine catch up on what
+   * its query plans and index-only scans rely on (PostgreSQL: VACUUM (ANALYZE) of the substring
+   * queue, the n-grams and the objects, skipping any another session is vacuuming; SQLite:
+   * nothing). Outside any transaction; nothing it does changes what a query returns.
+   */
+  maintainSearchTables(): Promise<void>
   /** Cheap round trip used by health checks. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -111,6 +111,33 @@ function pgTypes(types: typeof pg.types): pg.CustomTypesConfig {
   } as pg.CustomTypesConfig
 }
 
+/**
+ * SQL texts that begin with this comment run as named prepared statements on PostgreSQL: each
+ * connection parses the text once, and the server may keep its plan (`plan_cache_mode` auto).
+ * For the few fixed statements every call runs (key lookup, audit insert, row inserts), this
+ * halves a round trip (~0.3 → ~0.15 ms on the benchmark machine). Only texts whose plan does not
+ * depend on the parameters' values, and whose result columns are listed (a cached `SELECT *`
+ * fails once a migration adds a column), may carry it.
+ */
+export const PREPARED = '/* prepared */ '
+
+type QueryFunction = (config: unknown, values?: unknown, callback?: unknown) => unknown
+
+/** Runs texts marked PREPARED under a name per text (one name for all of this pool's clients). */
+function prepareMarked(client: { query: QueryFunction }, names: Map<string, string>): void {
+  const query = client.query.bind(client)
+  client.query = (config, values, callback) => {
+    if (typeof config !== 'string' || !config.startsWith(PREPARED))
+      return query(config, values, callback)
+    let name = names.get(config)
+    if (name === undefined) {
+      name = `strongroom_${names.size + 1}`
+      names.set(config, name)
+    }
+    return query({ name, text: config, values }, callback)
+  }
+}
+
 function openPostgres(
   options: Extract<DatabaseOptions, { kind: 'postgres' }>,
   openOptions: OpenOptions,
@@ -133,6 +160,8 @@ function openPostgres(
     })
     // An idle client's connection error must not crash the process; the pool replaces it.
     created.on('error', () => {})
+    const names = new Map<string, string>()
+    created.on('connect', (client) => prepareMarked(client as { query: QueryFunction }, names))
     return created
   }
   const db = new Kysely<Tables>({

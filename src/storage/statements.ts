@@ -1,6 +1,6 @@
 // src/storage/statements.ts: hand-written SQL for the hottest statements, run without Kysely's query builder
 import type { Kysely } from 'kysely'
-import type { Dialect } from './database.ts'
+import { type Dialect, PREPARED } from './database.ts'
 import { CompiledQuery } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
@@ -12,7 +12,10 @@ import type { Tables } from './schema.ts'
  */
 export type Statements = Readonly<{
   dialect: Dialect
-  /** Runs `text`, written with `?` placeholders (PostgreSQL gets `$1…$n`, converted once). */
+  /**
+   * Runs `text`, written with `?` placeholders (PostgreSQL gets `$1…$n`, converted once, and runs
+   * it as a named prepared statement: database.ts PREPARED). List result columns, never `*`.
+   */
   query<Row>(db: Kysely<Tables>, text: string, parameters: readonly unknown[]): Promise<Row[]>
 }>
 
@@ -31,6 +34,7 @@ export function createStatements(dialect: Dialect): Statements {
       if (sqlText === undefined) {
         let n = 0
         sqlText = text.replace(/\?/g, () => placeholder(++n))
+        if (dialect === 'postgres') sqlText = PREPARED + sqlText
         converted.set(text, sqlText)
       }
       return run(db, sqlText, [...parameters])

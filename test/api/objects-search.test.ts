@@ -9,6 +9,7 @@ import {
   objectsOf,
   ok,
   PEOPLE,
+  testClock,
 } from '../helpers/objects.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 
@@ -319,5 +320,101 @@ describeEngines('substring index after bulk writes', (engine) => {
     expect(await store.substring.countPending('people')).toBe(0)
     expect(await store.substring.pending(undefined, 10)).toEqual([])
     expect(await like('*never stored*')).toEqual([])
+  })
+})
+
+describeEngines('index searches through the database', (engine) => {
+  // Objects 0…13, one second apart: even ones are named Miller, every third is red, 2, 6 and 10
+  // belong to tenant t1, and every fifth (4, 9) expires after 5 s (archived once the clock moves).
+  const clock = testClock()
+  let server: TestServer
+  let things: ObjectsApi
+  const N = 14
+  const nameOf = (i: number) => (i % 2 === 0 ? `Ann Miller ${i}` : `Bob Mills ${i}`)
+  const isRed = (i: number) => i % 3 === 0
+  const isT1 = (i: number) => i % 4 === 2
+  const isArchived = (i: number) => i % 5 === 4
+  beforeAll(async () => {
+    server = await startTestServer({ engine, clock: clock.now })
+    await addCollection(server, {
+      name: 'things',
+      type: 'DATA',
+      properties: [
+        { name: 'name', data_type_name: 'NAME', is_substring_index: true },
+        { name: 'contact', data_type_name: 'EMAIL', is_index: true },
+      ],
+    })
+    things = objectsOf(server, 'things')
+    for (let i = 0; i < N; i++) {
+      clock.advanceSeconds(1)
+      await addObject(
+        things,
+        {
+          name: nameOf(i),
+          contact: isRed(i) ? 'red@example.com' : 'blue@example.com',
+          ...(isT1(i) ? { _tenant_id: 't1' } : {}),
+        },
+        isArchived(i) ? 'expiration_secs=5' : '',
+      )
+    }
+    clock.advanceSeconds(60)
+  })
+  afterAll(() => server.close())
+
+  /** Every page of a search, two at a time: the names in order, and each page's remaining count. */
+  async function pages(body: unknown, query = '', headers?: Record<string, string>) {
+    const seen: string[] = []
+    const remaining: number[] = []
+    let cursor = ''
+    do {
+      const after = cursor === '' ? '' : `&cursor=${cursor}`
+      const page = await ok(
+        things.search(body, `props=name&page_size=2${after}${query}`, { headers }),
+      )
+      seen.push(...names(page))
+      remaining.push(page.paging.remaining_count)
+      cursor = page.paging.cursor
+    } while (cursor !== '')
+    return { seen, remaining }
+  }
+
+  function expected(select: (i: number) => boolean) {
+    const seen = Array.from({ length: N }, (_, i) => i)
+      .filter(select)
+      .map(nameOf)
+    const remaining = Array.from({ length: Math.max(1, Math.ceil(seen.length / 2)) }, (_, page) =>
+      Math.max(0, seen.length - 2 * (page + 1)),
+    )
+    return { seen, remaining }
+  }
+
+  it('pages a blind-index match in creation order with exact remaining counts', async () => {
+    expect(await pages({ match: { contact: 'red@example.com' } })).toEqual(
+      expected((i) => isRed(i) && !isArchived(i)),
+    )
+  })
+
+  it('intersects a like with an in over the blind index, active or archived', async () => {
+    const body = {
+      like: { name: '*miller*' },
+      in: { contact: ['red@example.com', 'blue@example.com'] },
+    }
+    expect(await pages(body)).toEqual(expected((i) => i % 2 === 0 && !isArchived(i)))
+    expect(await pages(body, '&options=archived')).toEqual(
+      expected((i) => i % 2 === 0 && isArchived(i)),
+    )
+    expect(
+      await pages({ like: { name: '*mills*' }, match: { contact: 'red@example.com' } }),
+    ).toEqual(expected((i) => i % 2 === 1 && isRed(i) && !isArchived(i)))
+  })
+
+  it('keeps to the request tenants', async () => {
+    const t1 = { 'x-tenant-id': 't1' }
+    expect(await pages({ match: { contact: 'red@example.com' } }, '', t1)).toEqual(
+      expected((i) => isRed(i) && isT1(i) && !isArchived(i)),
+    )
+    expect(await pages({ like: { name: '*miller*' } }, '', t1)).toEqual(
+      expected((i) => i % 2 === 0 && isT1(i) && !isArchived(i)),
+    )
   })
 })

@@ -225,6 +225,26 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       ).toEqual([])
     })
 
+    it('answers searches alike after the search tables are maintained', async () => {
+      await store.substring.enqueue('people', ['a1', 'a4'], T0)
+      const queued = await store.substring.pending('people', 10)
+      await store.substring.replaceGrams(
+        'people',
+        [
+          { objectId: 'a1', grams: [{ property: 'nick', gram: digest(41) }] },
+          { objectId: 'a4', grams: [{ property: 'nick', gram: digest(41) }] },
+        ],
+        queued.map((entry) => entry.key),
+      )
+      const grams = [{ kind: 'grams' as const, property: 'nick', grams: [digest(41)] }]
+      const before = await store.objects.searchKeys(active, grams, undefined, 10)
+      expect(before.map((key) => key.id)).toEqual(['a1', 'a4'])
+      await store.maintainSearchTables()
+      expect(await store.objects.searchKeys(active, grams, undefined, 10)).toEqual(before)
+      expect(await store.substring.pending('people', 10)).toEqual([])
+      await store.substring.deleteObjects('people', ['a1', 'a4'])
+    })
+
     it('keeps an object queued when it was queued again after its grams were computed', async () => {
       await store.substring.enqueue('people', ['a4'], T0)
       const [first] = await store.substring.pending(undefined, 10)

@@ -52,14 +52,18 @@ export type AdminKeysDeps = Readonly<{ meta: MetaRepo; envKey: string; overrideO
 export function createAdminKeys(deps: AdminKeysDeps) {
   const envHash = hashApiKey(deps.envKey)
 
-  async function currentHash(): Promise<Uint8Array> {
-    const stored = await deps.meta.get(ADMIN_KEY_META)
+  /** The key in force, given the vault_meta value under ADMIN_KEY_META (if any). */
+  function hashIn(stored: string | undefined): Uint8Array {
     return stored ? new Uint8Array(Buffer.from(stored, 'hex')) : envHash
   }
 
   return {
     async matches(hash: Uint8Array): Promise<boolean> {
-      return keyHashEquals(hash, await currentHash())
+      return keyHashEquals(hash, hashIn(await deps.meta.get(ADMIN_KEY_META)))
+    },
+    /** As `matches`, with the ADMIN_KEY_META value already read (IamRepo.findCredential). */
+    matchesStored(hash: Uint8Array, stored: string | undefined): boolean {
+      return keyHashEquals(hash, hashIn(stored))
     },
     async set(key: string, now: Micros): Promise<void> {
       await deps.meta.set(ADMIN_KEY_META, Buffer.from(hashApiKey(key)).toString('hex'), now)

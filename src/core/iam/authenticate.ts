@@ -3,7 +3,7 @@ import type { Principal } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
 import type { Clock } from '../time.ts'
-import { type AdminKeys, hashApiKey, keyHashEquals } from './api-keys.ts'
+import { ADMIN_KEY_META, type AdminKeys, hashApiKey, keyHashEquals } from './api-keys.ts'
 import { delegate, mayAuthenticateDirectly } from './delegation.ts'
 import { JwtRejected, looksLikeJwt, verifyJwt } from './jwt.ts'
 import { resolveJwtRole, subjectOf, tenantsFromClaims } from './jwt-claims.ts'
@@ -32,12 +32,15 @@ const ADMIN_PRINCIPAL: Principal = {
 }
 
 export function createAuthenticator(deps: AuthenticateDeps) {
-  /** Key lookups hit the database on every call, so a regenerated key is dead at once everywhere. */
+  /**
+   * Key lookups hit the database on every call, so a regenerated key is dead at once everywhere:
+   * the user key and the run-time Admin key are read by one statement.
+   */
   async function byApiKey(credential: string): Promise<Principal> {
     const hash = hashApiKey(credential)
-    const key = await deps.store.iam.findApiKeyByHash(hash)
+    const { key, meta } = await deps.store.iam.findCredential(hash, ADMIN_KEY_META)
     if (key === undefined || !keyHashEquals(key.keyHash, hash)) {
-      if (await deps.adminKeys.matches(hash)) return ADMIN_PRINCIPAL
+      if (deps.adminKeys.matchesStored(hash, meta)) return ADMIN_PRINCIPAL
       throw unauthorized()
     }
     if (key.expiresAt !== undefined && key.expiresAt <= deps.clock()) throw unauthorized()

@@ -11,11 +11,15 @@ export type SubstringIndexerDeps = Readonly<{
   envelope: Envelope
   indexing: Indexing
   collectionOf: (name: string) => StoredCollection | undefined
+  /** A failed table maintenance (`Store.maintainSearchTables`) is reported here, never thrown. */
+  onMaintenanceError: (error: unknown) => void
 }>
 
 const BATCH = 500
 /** Ids per read of the queued objects' rows. */
 const READ_CHUNK = 500
+/** Objects this node indexes before the search tables are maintained, once the queue is empty. */
+const MAINTAIN_AFTER = 10_000
 
 /**
  * Writes enqueue objects whose substring-indexed values changed; this indexer decrypts them,
@@ -24,6 +28,26 @@ const READ_CHUNK = 500
  */
 export function createSubstringIndexer(deps: SubstringIndexerDeps) {
   const { store, indexing } = deps
+  let indexedSinceMaintenance = 0
+  let maintaining: Promise<void> | undefined
+
+  /**
+   * After a large build (or many small ones) has emptied the queue, the engine's statistics and
+   * visibility information are brought up to date, in the background: searches read the same
+   * rows either way, but on PostgreSQL they no longer walk the drained queue's dead rows or
+   * read a table page per n-gram and key they probe. One at a time per node.
+   */
+  function maintainIfDue(): Promise<void> | undefined {
+    if (maintaining !== undefined || indexedSinceMaintenance < MAINTAIN_AFTER) return maintaining
+    indexedSinceMaintenance = 0
+    maintaining = store
+      .maintainSearchTables()
+      .catch(deps.onMaintenanceError)
+      .finally(() => {
+        maintaining = undefined
+      })
+    return maintaining
+  }
 
   /** The n-grams of queued objects of one collection; objects gone or without values get none. */
   async function gramsOf(name: string, ids: readonly string[]): Promise<ObjectGrams[]> {
@@ -66,7 +90,9 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
       const done = entries.map((e) => e.key)
       await store.transaction((tx) => tx.substring.replaceGrams(name, objects, done))
     }
-    return pending.reduce((count, entry) => count + entry.objectIds.length, 0)
+    const count = pending.reduce((sum, entry) => sum + entry.objectIds.length, 0)
+    indexedSinceMaintenance += count
+    return count
   }
 
   return {
@@ -78,7 +104,11 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
     async drain(collection: string, maxObjects: number): Promise<boolean> {
       for (let done = 0; done < maxObjects; ) {
         const count = await indexBatch(collection, Math.min(BATCH, maxObjects - done))
-        if (count === 0) return true
+        if (count === 0) {
+          // Not awaited: the search goes on while the tables are maintained.
+          void maintainIfDue()
+          return true
+        }
         done += count
       }
       return (await store.substring.countPending(collection)) === 0
@@ -86,6 +116,7 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
     /** One background round: every queued object, batch after batch, until stopped. */
     async run(signal?: AbortSignal): Promise<void> {
       while (!signal?.aborted && (await indexBatch(undefined)) > 0) {}
+      if (!signal?.aborted) await maintainIfDue()
     },
   }
 }

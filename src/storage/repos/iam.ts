@@ -38,10 +38,32 @@ export function createIamRepo(db: Kysely<Tables>, statements: Statements): IamRe
     async findApiKeyByHash(keyHash) {
       const [row] = await statements.query<Selectable<ApiKeysTable>>(
         db,
-        'select * from "api_keys" where "key_hash" = ?',
+        'select "username", "key_hash", "expires_at", "created_at" from "api_keys" where "key_hash" = ?',
         [keyHash],
       )
       return row && toApiKey(row)
+    },
+    async findCredential(keyHash, metaKey) {
+      // One row always: the key's columns are null when no key has this hash.
+      const [row] = await statements.query<
+        { [K in keyof Selectable<ApiKeysTable>]: Selectable<ApiKeysTable>[K] | null } & {
+          meta: string | null
+        }
+      >(
+        db,
+        'select k."username", k."key_hash", k."expires_at", k."created_at", (select "value" from "vault_meta" where "key" = ?) as "meta" from (select 1 as "one") as "one" left join "api_keys" as k on k."key_hash" = ?',
+        [metaKey, keyHash],
+      )
+      const meta = row?.meta ?? undefined
+      if (
+        row === undefined ||
+        row.username === null ||
+        row.key_hash === null ||
+        row.created_at === null
+      )
+        return { key: undefined, meta }
+      const { username, key_hash, created_at } = row
+      return { key: toApiKey({ username, key_hash, created_at, expires_at: row.expires_at }), meta }
     },
     async getApiKey(username) {
       const row = await db

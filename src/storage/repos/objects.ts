@@ -14,6 +14,7 @@ import type { ObjectsTable, Tables } from '../schema.ts'
 import { createRowsInserter, type RowsShape } from './rows.ts'
 
 type Row = Selectable<ObjectsTable>
+type IndexCondition = Extract<SearchCondition, { kind: 'digests' | 'grams' }>
 type Query = SelectQueryBuilder<Tables, 'objects', object>
 
 const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
@@ -173,27 +174,44 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     return eb.or(alternatives)
   }
 
+  /**
+   * The ids one index condition selects, as a subquery. On PostgreSQL every index condition of a
+   * search is intersected in one subquery and the rows are probed by primary key with its result
+   * as an array (`objects.id = any(array(…))`), so a search is one statement: the ids do not
+   * travel to the node and back in chunks (four id-list queries of 30–56 ms per substring search
+   * over 100,000 objects, each after a separate intersection). An array from a subquery is
+   * estimated small, so the planner probes the key (index-only, migration 0008) instead of
+   * walking the collection in creation order or hashing all of it.
+   */
+  function indexIds(collection: string, condition: IndexCondition) {
+    return condition.kind === 'digests'
+      ? digestIds(collection, condition.property, condition.digests)
+      : gramIds(collection, condition.property, condition.grams)
+  }
+
   function withConditions(
     query: Query,
     collection: string,
     conditions: readonly SearchCondition[],
   ): Query {
     let q = query
+    const indexed: IndexCondition[] = []
     for (const condition of conditions) {
       if (condition.kind === 'ids') q = q.where((eb) => idIn(eb, condition.ids))
       else if (condition.kind === 'plain')
         q = q.where((eb) => plainCondition(eb, condition.property, condition.values))
       else if (condition.kind === 'column')
         q = q.where((eb) => columnCondition(eb, condition.column, condition.values))
-      else if (condition.kind === 'digests')
-        q = q.where(
-          'objects.id',
-          'in',
-          digestIds(collection, condition.property, condition.digests),
-        )
-      else q = q.where('objects.id', 'in', gramIds(collection, condition.property, condition.grams))
+      else if (dialect === 'postgres') indexed.push(condition)
+      else q = q.where('objects.id', 'in', indexIds(collection, condition))
     }
-    return q
+    const [first, ...rest] = indexed
+    if (first === undefined) return q
+    const ids = rest.reduce(
+      (ids, condition) => ids.intersect(indexIds(collection, condition)),
+      indexIds(collection, first),
+    )
+    return q.where((eb) => eb(eb.ref('objects.id'), '=', sql<string>`any(array(${ids}))`))
   }
 
   function digestIds(collection: string, property: string, digests: readonly Uint8Array[]) {
@@ -248,13 +266,15 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
   }
 
   /**
-   * Resolves index conditions to one id set (their intersection), so a search starts from its
-   * few matches instead of walking the collection in creation order.
+   * SQLite: resolves index conditions to one id set (their intersection), so a search starts from
+   * its few matches instead of walking the collection in creation order. PostgreSQL keeps them:
+   * `withConditions` puts the intersection into the search's own statement.
    */
   async function resolve(
     collection: string,
     conditions: readonly SearchCondition[],
   ): Promise<SearchCondition[]> {
+    if (dialect === 'postgres') return [...conditions]
     const indexed = conditions.filter((c) => c.kind !== 'plain' && c.kind !== 'column')
     if (indexed.length === 0 || (indexed.length === 1 && indexed[0]?.kind === 'ids'))
       return [...conditions]
@@ -290,7 +310,9 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
     return withConditions(q, filter.collection, conditions)
   }
 
+  /** SQLite: an id set small enough to order in code (PostgreSQL orders every search in SQL). */
   function inMemory(conditions: readonly SearchCondition[]): boolean {
+    if (dialect === 'postgres') return false
     const ids = conditions.find((c) => c.kind === 'ids')
     return ids?.kind === 'ids' && ids.ids.length <= IN_MEMORY_IDS
   }

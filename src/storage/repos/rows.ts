@@ -1,6 +1,6 @@
 // src/storage/repos/rows.ts: many-row INSERTs for the object write path, SQL built once per shape
 import type { Kysely } from 'kysely'
-import type { Dialect } from '../database.ts'
+import { type Dialect, PREPARED } from '../database.ts'
 import { CompiledQuery } from '../kysely.ts'
 import type { Tables } from '../schema.ts'
 
@@ -25,7 +25,7 @@ const SQLITE_ROWS = 500
  * built once per shape (and, on SQLite, per row count; the statement cache then holds it
  * prepared). PostgreSQL gets one statement per call whatever the row count: the columns travel
  * as arrays and `unnest` turns them back into rows, so the server parses and plans a statement of
- * a few parameters instead of one with thousands.
+ * a few parameters instead of one with thousands, once per connection (a prepared statement).
  */
 export function createRowsInserter(db: Kysely<Tables>, dialect: Dialect) {
   return async function insertRows<R>(
@@ -58,7 +58,7 @@ function postgresText(shape: RowsShape): string {
   let text = postgresTexts.get(shape)
   if (text === undefined) {
     const arrays = shape.columns.map(([, type], j) => `$${j + 1}::${type}[]`).join(', ')
-    text = `INSERT INTO ${shape.table} (${names(shape)}) SELECT * FROM unnest(${arrays}) ${shape.tail}`
+    text = `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) SELECT * FROM unnest(${arrays}) ${shape.tail}`
     postgresTexts.set(shape, text)
   }
   return text
@@ -76,7 +76,7 @@ function sqliteText(shape: RowsShape, count: number): string {
   if (text === undefined) {
     const tuple = `(${shape.columns.map(() => '?').join(', ')})`
     const values = new Array<string>(count).fill(tuple).join(', ')
-    text = `INSERT INTO ${shape.table} (${names(shape)}) VALUES ${values} ${shape.tail}`
+    text = `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) VALUES ${values} ${shape.tail}`
     byCount.set(count, text)
   }
   return text

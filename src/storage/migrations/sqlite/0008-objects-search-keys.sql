@@ -1,0 +1,3 @@
+-- 0008-objects-search-keys (sqlite): nothing to change. The PostgreSQL migration of this number
+-- widens the objects' primary key for index-only searches; SQLite resolves index conditions to
+-- id sets in the node (repos/objects.ts) and reads the rows of its own file without that cost.
