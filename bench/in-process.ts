@@ -1,4 +1,7 @@
 // bench/in-process.ts: a node started in the benchmark's own process, with the `people` collection
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 
@@ -19,10 +22,12 @@ export type InProcessNode = {
  * (PERSONS: name, ssn, email, all encrypted).
  */
 export async function startInProcess(): Promise<InProcessNode> {
+  // A fresh data directory each run (the SQLite store's file), removed on close.
+  const dataDir = mkdtempSync(join(tmpdir(), 'strongroom-bench-'))
   const config = loadConfig(
     {
       SVC_BACKING_STORE: STORE,
-      SVC_DATA_DIR: '/tmp/strongroom-bench',
+      SVC_DATA_DIR: dataDir,
       SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
       SVC_LOG_LEVEL: 'error',
       SVC_LOG_AUDIT_SINK: 'database',
@@ -49,5 +54,12 @@ export async function startInProcess(): Promise<InProcessNode> {
       { name: 'email', data_type_name: 'EMAIL' },
     ],
   })
-  return { base, post, close: () => app.close() }
+  return {
+    base,
+    post,
+    async close() {
+      await app.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
 }
