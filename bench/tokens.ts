@@ -2,6 +2,7 @@
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { AUTH, CONNECTIONS, DURATION, STORE, startInProcess } from './in-process.ts'
+import { pacedLoad } from './paced.ts'
 import { rawTokenize } from './raw-tokens.ts'
 
 /** Runs only the scenarios whose title contains this text (the floor and the reference always run). */
@@ -25,7 +26,7 @@ const items = (n: number, type: string) => Array.from({ length: n }, (_, i) => i
 
 type Load = { url: string; method: 'GET' | 'POST'; body?: unknown; connections: number }
 
-async function load(options: Load, duration: number, overallRate?: number) {
+async function load(options: Load, duration: number) {
   return autocannon({
     url: options.url,
     method: options.method,
@@ -33,7 +34,6 @@ async function load(options: Load, duration: number, overallRate?: number) {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     connections: options.connections,
     duration,
-    overallRate,
     // The load generator runs in its own thread so it does not share the server's event loop.
     workers: 1,
   })
@@ -42,8 +42,9 @@ async function load(options: Load, duration: number, overallRate?: number) {
 let floor = 0
 
 /**
- * Runs a scenario at full load; one-item calls are then run again at half the rate they reached,
- * for the latency the issue's target is about (p99 at half the peak rate).
+ * Runs a scenario at full load; one-item calls are then run again, evenly paced (paced.ts), at
+ * half the rate they reached, for the latency the issue's target is about (p99 at half the peak
+ * rate).
  */
 async function run(title: string, options: Load, perCall: number): Promise<void> {
   const isReference = title.includes('floor') || title.includes('reference')
@@ -59,8 +60,25 @@ async function run(title: string, options: Load, perCall: number): Promise<void>
   const perItem = perCall > 1 ? `  ${Math.round(rate * perCall).toLocaleString('en')} tokens/s` : ''
   let half = ''
   if (perCall === 1 && !isReference) {
-    const paced = await load(options, DURATION, Math.max(1, Math.floor(rate / 2)))
-    half = `  at ${Math.floor(rate / 2)} req/s: p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms`
+    const at = { rate: Math.max(1, Math.floor(rate / 2)), seconds: DURATION }
+    const paced = await pacedLoad({
+      ...at,
+      url: options.url,
+      method: options.method,
+      headers: AUTH,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      connections: options.connections,
+    })
+    // The same pacing against the hello-world: what the generator itself adds.
+    const alone = await pacedLoad({
+      ...at,
+      url: helloUrl,
+      method: 'GET',
+      headers: {},
+      connections: options.connections,
+    })
+    const ms = (value: number) => value.toFixed(1)
+    half = `  paced at ${at.rate} req/s: p50 ${ms(paced.p50)} ms, p99 ${ms(paced.p99)} ms, failed ${paced.failed} (hello-world so paced: p99 ${ms(alone.p99)} ms)`
   }
   console.log(
     `${title.padEnd(34)} ${rate.toFixed(0).padStart(7)} req/s${share}${perItem}  p99 ${result.latency.p99} ms  failed ${failed}${half}`,
