@@ -123,6 +123,13 @@ export const PREPARED = '/* prepared */ '
 
 type QueryFunction = (config: unknown, values?: unknown, callback?: unknown) => unknown
 
+/**
+ * Distinct prepared texts per pool. Search texts vary in shape (e.g. with the number of tenants
+ * of a call): past this many, new texts run unnamed, so no caller can make every connection hold
+ * an unbounded number of statements.
+ */
+const MAX_PREPARED_TEXTS = 256
+
 /** Runs texts marked PREPARED under a name per text (one name for all of this pool's clients). */
 function prepareMarked(client: { query: QueryFunction }, names: Map<string, string>): void {
   const query = client.query.bind(client)
@@ -131,6 +138,7 @@ function prepareMarked(client: { query: QueryFunction }, names: Map<string, stri
       return query(config, values, callback)
     let name = names.get(config)
     if (name === undefined) {
+      if (names.size >= MAX_PREPARED_TEXTS) return query(config, values, callback)
       name = `strongroom_${names.size + 1}`
       names.set(config, name)
     }

@@ -8,12 +8,31 @@ import type {
   PagePosition,
   SearchCondition,
 } from '../../core/objects-store.ts'
-import type { Dialect } from '../database.ts'
+import { type Dialect, PREPARED } from '../database.ts'
 import { sql } from '../kysely.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'
 import { createRowsInserter, type RowsShape } from './rows.ts'
 
 type Row = Selectable<ObjectsTable>
+
+/**
+ * Every column, listed: a prepared `SELECT *` fails on PostgreSQL once a migration adds a column.
+ * The type of `search`'s rows (`toRecord`) fails to check if one is missing here.
+ */
+const OBJECT_COLUMNS = [
+  'objects.collection',
+  'objects.id',
+  'objects.tenant_id',
+  'objects.owner_id',
+  'objects.owner_collection',
+  'objects.created_at',
+  'objects.modified_at',
+  'objects.expires_at',
+  'objects.version',
+  'objects.fields',
+  'objects.sealed',
+  'objects.digests',
+] as const
 type IndexCondition = Extract<SearchCondition, { kind: 'digests' | 'grams' }>
 type Query = SelectQueryBuilder<Tables, 'objects', object>
 
@@ -380,12 +399,20 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
       const conditions = await resolve(filter.collection, given)
       if (inMemory(conditions))
         return (await pageInMemory(filter, conditions, position, limit)).map(toRecord)
-      const rows = await base(filter, conditions, position)
-        .selectAll('objects')
+      const query = base(filter, conditions, position)
+        .select([...OBJECT_COLUMNS])
         .orderBy('objects.created_at')
         .orderBy('objects.id')
         .limit(limit)
-        .execute()
+        .compile()
+      // Exact matches and `in` on PostgreSQL (blind-index digests only): the statement's shape
+      // does not depend on the values and its plan is the same key probes whatever they are, so
+      // it runs prepared (parsed and planned once per connection: ~0.35 ms of a ~0.4 ms search).
+      const isPrepared =
+        dialect === 'postgres' && conditions.every((condition) => condition.kind === 'digests')
+      const { rows } = await db.executeQuery(
+        isPrepared ? { ...query, sql: PREPARED + query.sql } : query,
+      )
       return rows.map(toRecord)
     },
     async searchKeys(filter, given, position, limit) {
