@@ -54,7 +54,7 @@ async function run(title: string, options: Load, perCall: number): Promise<void>
   const rate = result.requests.average
   if (title.includes('floor')) floor = rate
   const share =
-    floor > 0 && !title.includes('(floor)')
+    floor > 0 && perCall === 1 && !title.includes('(floor)')
       ? ` (${Math.round((100 * rate) / floor)} % of the floor)`
       : ''
   const perItem = perCall > 1 ? `  ${Math.round(rate * perCall).toLocaleString('en')} tokens/s` : ''
