@@ -5,7 +5,8 @@ import type { Envelope } from '../crypto/envelope.ts'
 import { type DigestMap, type Indexing, isIndexed } from './indexing.ts'
 import { digestsOf, splitValues } from './records.ts'
 import type { SealJob, SealJobResult } from './seal-job.ts'
-import { type SealedMap, sealObjects } from './sealing.ts'
+import type { SealedMap } from './sealing.ts'
+import { sealChanges } from './writing.ts'
 
 type Fields = Record<string, unknown>
 
@@ -66,19 +67,9 @@ export function createSealThread(envelope: Envelope, indexing: Indexing) {
 
   /** Seals and digests on this thread. */
   function seal(collection: StoredCollection, objects: readonly NewObject[]): SealedWrite[] {
-    const split = objects.map((o) => splitValues(collection, o.values))
-    const sealed = sealObjects(
-      envelope,
-      objects.map((o, i) => ({
-        collection: collection.name,
-        objectId: o.id,
-        values: split[i]?.secret ?? {},
-      })),
-    )
-    return objects.map((o, i) => ({
-      plain: split[i]?.plain ?? {},
-      sealed: sealed[i] ?? {},
-      digests: digestsOf(indexing, collection, o.values),
+    return sealChanges(envelope, collection, objects).map((written, i) => ({
+      ...written,
+      digests: digestsOf(indexing, collection, objects[i]?.values ?? {}),
     }))
   }
 

@@ -147,7 +147,7 @@ export function createUpdating(deps: ObjectsDeps) {
       return ownership === undefined ? [] : [{ target, ownership }]
     })
     const written = sealChanges(
-      deps,
+      deps.envelope,
       collection,
       live.map(({ target }) => ({ id: target.before.id, values: target.input.values })),
     )

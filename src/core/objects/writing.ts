@@ -1,6 +1,7 @@
 // src/core/objects/writing.ts: what every object write shares: import decoding, sealing, the one transaction
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import type { Envelope } from '../crypto/envelope.ts'
 import type { Repos } from '../store.ts'
 import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from './bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
@@ -34,13 +35,13 @@ export async function decodeBodies(
 
 /** Seals the encrypted values of many objects in one batch; returns plain values and sealed maps. */
 export function sealChanges(
-  deps: ObjectsDeps,
+  envelope: Envelope,
   collection: StoredCollection,
   items: readonly { id: string; values: Readonly<Fields> }[],
 ): { plain: Fields; sealed: SealedMap }[] {
   const split = items.map((item) => splitValues(collection, item.values))
   const sealed = sealObjects(
-    deps.envelope,
+    envelope,
     items.map((item, i) => ({
       collection: collection.name,
       objectId: item.id,
