@@ -22,10 +22,11 @@ const AUDIT_ROWS: RowsShape = {
 }
 
 export function createAuditRepo(db: Kysely<Tables>, statements: Statements): AuditRepo {
+  const insertRows = createRowsInserter(db, statements.dialect)
   return {
     // Every call writes one (batched by the audit service): SQL built once (rows.ts).
     async insert(rows) {
-      await createRowsInserter(db, statements.dialect)(
+      await insertRows(
         AUDIT_ROWS,
         rows.map((row) => [
           row.eventId,
