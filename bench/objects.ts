@@ -84,9 +84,11 @@ async function bulkScenario(engine: Engine, count: number, concurrency: number) 
     await load(server, 5000, 1, count) // warm-up: JIT, statement caches, keys
     const cpuBefore = server.cpuSeconds()
     const mainBefore = server.mainThreadCpuSeconds()
+    const databaseBefore = server.databaseCpuSeconds()
     const vault = await load(server, count, concurrency)
     const cpuAfter = server.cpuSeconds()
     const mainAfter = server.mainThreadCpuSeconds()
+    const databaseAfter = server.databaseCpuSeconds()
     // The node's own CPU per 1000 objects: steadier than the rate on a shared machine. The main
     // thread's share bounds the rate of sequential calls (the sealing thread runs beside it).
     const perThousand = (before: number | undefined, after: number | undefined) =>
@@ -95,6 +97,7 @@ async function bulkScenario(engine: Engine, count: number, concurrency: number) 
         : Math.round(((after - before) * 1000 * BATCH) / count)
     const cpuMs = perThousand(cpuBefore, cpuAfter)
     const mainMs = perThousand(mainBefore, mainAfter)
+    const databaseMs = perThousand(databaseBefore, databaseAfter)
     // Both plain ways of each engine, on the same rows: the faster one is the reference.
     const raw =
       engine === 'sqlite'
@@ -113,6 +116,7 @@ async function bulkScenario(engine: Engine, count: number, concurrency: number) 
       rates: rates.join(', '),
       cpuMs,
       mainMs,
+      databaseMs,
     }
   } finally {
     await server.stop()
@@ -204,7 +208,7 @@ async function main() {
     if (scenarios.includes('bulk')) {
       const r = await bulkScenario(engine, Number(args['bulk-objects']), concurrency)
       console.log(
-        `[${engine}] bulk add: ${r.vault} objects/s (raw ${engine} inserts of the same rows: ${r.raw} objects/s; ${r.rates}); node CPU ${r.cpuMs ?? '?'} ms per 1000 objects (main thread ${r.mainMs ?? '?'} ms)`,
+        `[${engine}] bulk add: ${r.vault} objects/s (raw ${engine} inserts of the same rows: ${r.raw} objects/s; ${r.rates}); node CPU ${r.cpuMs ?? '?'} ms per 1000 objects (main thread ${r.mainMs ?? '?'} ms)${r.databaseMs === undefined ? '' : `, PostgreSQL CPU ${r.databaseMs} ms`}`,
       )
     }
     if (scenarios.includes('exact')) {

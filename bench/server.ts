@@ -1,6 +1,6 @@
 // bench/server.ts: runs a Strongroom node in a child process (its own core), as `strongroom serve` would
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +18,8 @@ export type BenchServer = {
   cpuSeconds(): number | undefined
   /** The same for the node's main thread alone (its event loop; no worker or helper threads). */
   mainThreadCpuSeconds(): number | undefined
+  /** PostgreSQL: CPU seconds of every PostgreSQL process on this machine (backends, WAL writer, checkpointer). */
+  databaseCpuSeconds(): number | undefined
   stop(): Promise<void>
 }
 
@@ -41,6 +43,25 @@ function processCpuSeconds(pid: number | undefined, thread = false): number | un
     return undefined
   }
 }
+/** The summed CPU seconds of the processes named `postgres` (the local server's), from /proc. */
+function postgresCpuSeconds(): number | undefined {
+  let total = 0
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres'))
+          total += processCpuSeconds(Number(pid)) ?? 0
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+  } catch {
+    return undefined
+  }
+  return total
+}
+
 export const PG_URL =
   process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
@@ -115,6 +136,7 @@ export async function startBenchServer(
     pgUrl: PG_URL.replace(/\/[^/]*$/, `/${database}`),
     cpuSeconds: () => processCpuSeconds(child.pid),
     mainThreadCpuSeconds: () => processCpuSeconds(child.pid, true),
+    databaseCpuSeconds: () => (engine === 'postgres' ? postgresCpuSeconds() : undefined),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')

@@ -56,9 +56,21 @@ export type SearchCondition =
 /** The built-in properties a search may select on, by their column. */
 export type BuiltinColumn = 'tenant_id' | 'owner_id' | 'owner_collection'
 
+/**
+ * Thrown by the `…New` inserts when a key is already taken. They write with plain INSERTs, the
+ * engines' cheapest (no conflict clause, nothing returned), for rows that are new in the usual
+ * case; the caller then rolls back and writes again with the checking inserts, which tell which
+ * rows clash.
+ */
+export class KeyTaken extends Error {
+  override readonly name = 'KeyTaken'
+}
+
 export type ObjectsRepo = {
   /** Inserts the rows whose id is free in their collection; returns the ids that were taken. */
   insert(rows: readonly ObjectRecord[]): Promise<ReadonlySet<string>>
+  /** Inserts rows expected to be new; throws KeyTaken if an id is taken. */
+  insertNew(rows: readonly ObjectRecord[]): Promise<void>
   /** The rows with these ids, in any state. */
   get(collection: string, ids: readonly string[]): Promise<ObjectRecord[]>
   /** One page in creation order after `after`, matching the filter and every condition. */
@@ -109,6 +121,8 @@ export type SearchIndexRepo = {
    * object, each with the holder's id (the caller decides whether the holder is still active).
    */
   claimUnique(entries: readonly IndexEntry[]): Promise<IndexEntry[]>
+  /** Inserts index entries and claims expected to be new; throws KeyTaken if one clashes. */
+  insertNew(entries: readonly IndexEntry[], claims: readonly IndexEntry[]): Promise<void>
   /** Releases entries, only where the named object holds them. */
   releaseUnique(entries: readonly IndexEntry[]): Promise<void>
   /** Drops a property's uniqueness claims (is_unique turned off), keeping its index entries. */

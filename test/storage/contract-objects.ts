@@ -1,7 +1,7 @@
 // test/storage/contract-objects.ts: the objects part of the Store contract, run on SQLite and PostgreSQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { IndexEntry, ObjectRecord } from '../../src/core/objects-store.ts'
-import type { Store } from '../../src/core/store.ts'
+import { type IndexEntry, KeyTaken, type ObjectRecord } from '../../src/core/objects-store.ts'
+import type { Repos, Store } from '../../src/core/store.ts'
 import type { TestStore } from '../helpers/store.ts'
 
 const T0 = 1_700_000_000_000_000
@@ -420,6 +420,41 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
       await store.objects.deleteCollection('many')
       await store.searchIndex.deleteCollection('many')
       await store.substring.deleteCollection('many')
+    })
+
+    it('inserts new rows plainly and throws KeyTaken, writing nothing, when a key is taken', async () => {
+      const batch = (n: number) =>
+        Array.from({ length: n }, (_, i) => object(`new${i}`, { collection: 'fresh' }))
+      const inTransaction = (work: (tx: Repos) => Promise<void>) =>
+        store.transaction(async (tx) => work(tx))
+      // 600 rows: the taken id is in the second statement on SQLite (500 rows per statement).
+      await inTransaction((tx) => tx.objects.insertNew(batch(2)))
+      await expect(
+        inTransaction((tx) =>
+          tx.objects.insertNew([...batch(600).slice(2), object('new1', { collection: 'fresh' })]),
+        ),
+      ).rejects.toBeInstanceOf(KeyTaken)
+      expect(await store.objects.count('fresh', T0)).toEqual({ active: 2, archived: 0 })
+
+      const own = (n: number, id: string) => ({ ...entry('ssn', n, id), collection: 'fresh' })
+      await inTransaction((tx) => tx.searchIndex.insertNew([own(1, 'new0')], [own(1, 'new0')]))
+      for (const [entries, claims] of [
+        [[own(2, 'new1')], [own(1, 'new1')]], // a value another object holds
+        [[own(1, 'new0')], [own(3, 'new0')]], // an index entry already there
+      ]) {
+        await expect(
+          inTransaction(async (tx) => {
+            await tx.objects.insertNew([object('new7', { collection: 'fresh' })])
+            await tx.searchIndex.insertNew(entries as IndexEntry[], claims as IndexEntry[])
+          }),
+        ).rejects.toBeInstanceOf(KeyTaken)
+      }
+      expect(await store.objects.get('fresh', ['new7'])).toEqual([])
+      expect(await store.searchIndex.claimUnique([own(3, 'new5'), own(1, 'new5')])).toEqual([
+        own(1, 'new0'),
+      ])
+      await store.objects.deleteCollection('fresh')
+      await store.searchIndex.deleteCollection('fresh')
     })
 
     it('lets exactly one of several concurrent transactions claim a unique value', async () => {

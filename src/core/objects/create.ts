@@ -17,7 +17,7 @@ import { isActive, serializeValues } from './records.ts'
 import type { SealedWrite } from './seal-thread.ts'
 import { claimUnique } from './uniqueness.ts'
 import { type ObjectInput, readObjectBody } from './values.ts'
-import { commit, decodeBodies, type WriteOptions } from './writing.ts'
+import { commitNew, decodeBodies, type WriteOptions } from './writing.ts'
 
 type Fields = Record<string, unknown>
 
@@ -156,15 +156,26 @@ export function createAddition(deps: ObjectsDeps) {
 
   /**
    * Inserts rows, entries, claims and queue entries; taken ids and unique values fail their item
-   * (in `errors`, which holds those of the batch's earlier steps).
+   * (in `errors`, which holds those of the batch's earlier steps). `isNew`: plain inserts, which
+   * throw KeyTaken at the first id or value already taken (see commitNew).
    */
   async function persist(
     tx: Repos,
     ctx: RequestContext,
     collection: StoredCollection,
     prepared: readonly Prepared[],
-    errors: ItemErrors = new Map(),
+    errors: ItemErrors,
+    isNew: boolean,
   ) {
+    if (isNew) {
+      await tx.objects.insertNew(prepared.map((p) => p.record))
+      await tx.searchIndex.insertNew(
+        prepared.flatMap((p) => p.entries),
+        prepared.flatMap((p) => p.claims),
+      )
+      await enqueue(tx, ctx, collection, prepared, errors)
+      return errors
+    }
     const taken = await tx.objects.insert(prepared.map((p) => p.record))
     for (const p of prepared)
       if (taken.has(p.record.id)) errors.set(p.index, duplicateId(p.record.id))
@@ -180,10 +191,21 @@ export function createAddition(deps: ObjectsDeps) {
       const error = uniqueValueUsed(collection.name, conflict.property)
       errors.set(indexOf.get(conflict.objectId) ?? 0, error)
     }
+    await enqueue(tx, ctx, collection, stored, errors)
+    return errors
+  }
+
+  /** Queues the stored objects with substring-indexed values for their n-grams. */
+  async function enqueue(
+    tx: Repos,
+    ctx: RequestContext,
+    collection: StoredCollection,
+    stored: readonly Prepared[],
+    errors: ItemErrors,
+  ) {
     const queued = stored.filter((p) => p.isQueued).map((p) => p.record.id)
     if (queued.length > 0 && errors.size === 0)
       await tx.substring.enqueue(collection.name, queued, ctx.now)
-    return errors
   }
 
   /**
@@ -203,6 +225,7 @@ export function createAddition(deps: ObjectsDeps) {
       options: WriteOptions
       inBatch: ItemErrors
     }>,
+    isNew: boolean,
   ): Promise<ItemErrors> {
     const { steps, sealed, options, inBatch } = batch
     const failed: ItemErrors = new Map()
@@ -213,7 +236,7 @@ export function createAddition(deps: ObjectsDeps) {
       const step = steps[k] ?? []
       const prepared = prepare(ctx, collection, step, (await sealed[k]) ?? [], options)
       checkBatchUniques(collection, prepared, inBatch, seen)
-      written = written.then(() => persist(tx, ctx, collection, prepared, failed))
+      written = written.then(() => persist(tx, ctx, collection, prepared, failed, isNew))
       // Awaited below; a failed step stops the loop and must not go unhandled meanwhile.
       written.catch(() => {
         isBroken = true
@@ -262,10 +285,10 @@ export function createAddition(deps: ObjectsDeps) {
       const sealed = steps.map((step) => deps.sealThread.sealAside(collection, newObjects(step)))
       // A step that fails is reported through its own await; the others must not go unhandled.
       for (const promise of sealed) promise.catch(() => {})
-      return commit(deps, ctx, { ids, errors }, async (tx) => {
+      return commitNew(deps, ctx, { ids, errors }, async (tx, isNew) => {
         const inBatch: ItemErrors = new Map()
         const batch = { steps, sealed, options, inBatch }
-        const failed = await persistSteps(tx, ctx, collection, batch)
+        const failed = await persistSteps(tx, ctx, collection, batch, isNew)
         if (failed.size === 0 && inBatch.size === 0 && errors.size === 0 && within !== undefined)
           await within(tx, ids as string[])
         return new Map([...inBatch, ...failed])
@@ -274,8 +297,8 @@ export function createAddition(deps: ObjectsDeps) {
     const written = deps.sealThread.seal(collection, newObjects(drafts))
     const prepared = prepare(ctx, collection, drafts, written, options)
     checkBatchUniques(collection, prepared, errors)
-    return commit(deps, ctx, { ids, errors }, async (tx) => {
-      const failed = await persist(tx, ctx, collection, prepared)
+    return commitNew(deps, ctx, { ids, errors }, async (tx, isNew) => {
+      const failed = await persist(tx, ctx, collection, prepared, new Map(), isNew)
       if (failed.size === 0 && errors.size === 0 && within !== undefined)
         await within(tx, ids as string[])
       return failed

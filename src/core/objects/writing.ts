@@ -2,6 +2,7 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import { KeyTaken } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from './bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
@@ -79,4 +80,26 @@ export async function commit(
     return bulkResult(batch.ids, error.errors)
   }
   return bulkResult(batch.ids, new Map())
+}
+
+/**
+ * `commit` for new objects, written first with plain inserts (`isNew`): the engines' cheapest
+ * statements, as every id and unique value is free in the usual case. A key already taken
+ * (KeyTaken) rolls that attempt back, and the batch is written again with the checking inserts,
+ * which tell the items that clash, release stale claims and report per item as always. Sealing
+ * is done once, before either attempt.
+ */
+export async function commitNew(
+  deps: ObjectsDeps,
+  ctx: RequestContext,
+  batch: Readonly<{ ids: readonly (string | undefined)[]; errors: ItemErrors }>,
+  work: (tx: Repos, isNew: boolean) => Promise<ItemErrors>,
+): Promise<BulkResult> {
+  try {
+    return await commit(deps, ctx, batch, (tx) => work(tx, true))
+  } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error
+    ctx.audit.isRecorded = false
+    return commit(deps, ctx, batch, (tx) => work(tx, false))
+  }
 }

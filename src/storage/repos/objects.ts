@@ -11,7 +11,7 @@ import type {
 import { type Dialect, PREPARED } from '../database.ts'
 import { sql } from '../kysely.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'
-import { createRowsInserter, type RowsShape } from './rows.ts'
+import { createNewRowsInserter, createRowsInserter, type RowsShape } from './rows.ts'
 
 type Row = Selectable<ObjectsTable>
 
@@ -92,6 +92,7 @@ const OBJECT_ROWS: RowsShape = {
   ],
   tail: 'ON CONFLICT (collection, id) DO NOTHING RETURNING id',
 }
+const NEW_OBJECT_ROWS: RowsShape = { ...OBJECT_ROWS, tail: '' }
 
 function objectValues(record: ObjectRecord): unknown[] {
   return [
@@ -162,6 +163,7 @@ const VALUE_COLUMNS = ['fields', 'sealed', 'digests'] as const
 
 export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): ObjectsRepo {
   const insertRows = createRowsInserter(db, dialect)
+  const insertNewRows = createNewRowsInserter(db, dialect)
 
   /**
    * `objects.id` among `ids`. PostgreSQL gets them as one array parameter (`= any($1::text[])`):
@@ -384,6 +386,9 @@ export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): Objects
       const inserted = await insertRows<{ id: string }>(OBJECT_ROWS, records.map(objectValues))
       const ids = new Set(inserted.map((row) => row.id))
       return new Set(records.filter((record) => !ids.has(record.id)).map((record) => record.id))
+    },
+    async insertNew(records) {
+      await insertNewRows(NEW_OBJECT_ROWS, records.map(objectValues))
     },
     async get(collection, ids) {
       if (ids.length === 0) return []

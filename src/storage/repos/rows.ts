@@ -1,5 +1,6 @@
 // src/storage/repos/rows.ts: many-row INSERTs for the object write path, SQL built once per shape
 import type { Kysely } from 'kysely'
+import { KeyTaken } from '../../core/objects-store.ts'
 import { type Dialect, PREPARED } from '../database.ts'
 import { CompiledQuery } from '../kysely.ts'
 import type { Tables } from '../schema.ts'
@@ -83,3 +84,25 @@ function sqliteText(shape: RowsShape, count: number): string {
 }
 
 export type RowsInserter = ReturnType<typeof createRowsInserter>
+
+/** SQLite's extended result codes for a broken PRIMARY KEY or UNIQUE constraint. */
+const SQLITE_KEY_TAKEN = new Set([1555, 2067])
+
+/** A duplicate key: PostgreSQL's unique_violation, or SQLite's key constraint codes. */
+function isKeyTaken(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown }
+  return code === '23505' || (typeof errcode === 'number' && SQLITE_KEY_TAKEN.has(errcode))
+}
+
+/** As the inserter, for rows expected to be new: a duplicate key throws KeyTaken. */
+export function createNewRowsInserter(db: Kysely<Tables>, dialect: Dialect) {
+  const insertRows = createRowsInserter(db, dialect)
+  return async function insertNewRows(shape: RowsShape, rows: readonly (readonly unknown[])[]) {
+    try {
+      await insertRows(shape, rows)
+    } catch (error) {
+      if (isKeyTaken(error)) throw new KeyTaken(`a key of ${shape.table} is taken`)
+      throw error
+    }
+  }
+}

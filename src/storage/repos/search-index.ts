@@ -9,7 +9,7 @@ import type {
 } from '../../core/objects-store.ts'
 import type { Dialect } from '../database.ts'
 import type { Tables } from '../schema.ts'
-import { createRowsInserter, type RowsShape } from './rows.ts'
+import { createNewRowsInserter, createRowsInserter, type RowsShape } from './rows.ts'
 
 const CHUNK = 500
 /** Queue rows `pending` chooses from (by their counts of objects). */
@@ -40,6 +40,8 @@ const CLAIM_ROWS: RowsShape = {
   columns: ENTRY_COLUMNS,
   tail: 'ON CONFLICT (collection, property, digest) DO NOTHING RETURNING property, digest',
 }
+const NEW_INDEX_ROWS: RowsShape = { ...INDEX_ROWS, tail: '' }
+const NEW_CLAIM_ROWS: RowsShape = { ...CLAIM_ROWS, tail: '' }
 /** One row per write: its objects' ids as a JSON array, under a random key. */
 const QUEUE_ROWS: RowsShape = {
   table: 'substring_queue',
@@ -86,9 +88,14 @@ function anyEntry<T extends EntryTable>(
 
 export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): SearchIndexRepo {
   const insertRows = createRowsInserter(db, dialect)
+  const insertNewRows = createNewRowsInserter(db, dialect)
   return {
     async insertIndex(entries) {
       await insertRows(INDEX_ROWS, entries.map(entryValues))
+    },
+    async insertNew(entries, claims) {
+      await insertNewRows(NEW_INDEX_ROWS, entries.map(entryValues))
+      await insertNewRows(NEW_CLAIM_ROWS, claims.map(entryValues))
     },
     async deleteIndex(entries) {
       for (const chunk of chunks(entries, 100)) {
