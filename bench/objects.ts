@@ -130,6 +130,8 @@ async function exactScenario(engine: Engine, count: number, requests: number, co
     const loadRate = await load(server, count, concurrency)
     // The floor: an authenticated request that touches no data, over the same connection.
     const floor = await measure(requests, () => call(server, 'GET', '/system/info/version'))
+    const cpuBefore = server.cpuSeconds()
+    const databaseBefore = server.databaseCpuSeconds()
     const latency = await measure(requests, (i) => {
       const target = (i * 7919) % count
       const body = JSON.stringify({ match: { ssn: ssnOf(target) } })
@@ -140,7 +142,14 @@ async function exactScenario(engine: Engine, count: number, requests: number, co
         body,
       )
     })
-    return { loadRate: Math.round(loadRate), latency, floor }
+    // CPU per search (warm-up included: 50 more), in ms: the node's, and PostgreSQL's processes'.
+    const perSearch = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined
+        ? undefined
+        : Math.round(((after - before) * 1000 * 100) / (requests + 50)) / 100
+    const cpuMs = perSearch(cpuBefore, server.cpuSeconds())
+    const databaseMs = perSearch(databaseBefore, server.databaseCpuSeconds())
+    return { loadRate: Math.round(loadRate), latency, floor, cpuMs, databaseMs }
   } finally {
     await server.stop()
   }
@@ -175,6 +184,8 @@ async function substringScenario(
     const indexSeconds = await waitForSubstringIndex(server)
     // Patterns need two 3-character runs: last names of at least 4 letters.
     const names = LAST.filter((name) => name.length >= 4)
+    const cpuBefore = server.cpuSeconds()
+    const databaseBefore = server.databaseCpuSeconds()
     const latency = await measure(requests, (i) => {
       const last = names[(i * 13) % names.length] ?? 'Smith'
       const body = JSON.stringify({ like: { name: `*${last.toLowerCase()}*` } })
@@ -214,7 +225,7 @@ async function main() {
     if (scenarios.includes('exact')) {
       const r = await exactScenario(engine, Number(args['exact-objects']), requests, concurrency)
       console.log(
-        `[${engine}] exact match over ${args['exact-objects']} objects: ${show(r.latency)}; loaded at ${r.loadRate} objects/s; HTTP floor (GET version): ${show(r.floor)}`,
+        `[${engine}] exact match over ${args['exact-objects']} objects: ${show(r.latency)}; loaded at ${r.loadRate} objects/s; HTTP floor (GET version): ${show(r.floor)}; CPU per search: node ${r.cpuMs ?? '?'} ms${r.databaseMs === undefined ? '' : `, PostgreSQL ${r.databaseMs} ms`}`,
       )
     }
     if (scenarios.includes('substring')) {
