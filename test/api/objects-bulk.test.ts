@@ -94,11 +94,26 @@ describeEngines('bulk objects', (engine) => {
       const stored = person()
       await addObject(people, stored)
       const first = person()
+      const before = (await server.app.store.audit.list({ limit: 100_000 })).length
       const body = await ok(people.addMany([first, { ...person(), ssn: stored.ssn }]))
       expect(body.ok).toBe(false)
       expect(body.results[1].error.error_code).toBe('ERR9002')
+      // Written once plainly, rolled back at the taken value, written again with the checks:
+      // still one audit record for the call.
+      const events = (await server.app.store.audit.list({ limit: 100_000 })).slice(before)
+      expect(events.map((e) => JSON.parse(e.record).status)).toEqual([200])
       const found = await ok(people.search({ match: { ssn: first.ssn } }, 'props=id'))
       expect(found.results).toEqual([])
+    })
+
+    it('takes over the unique value of an archived object, writing every item', async () => {
+      const archived = person()
+      const holder = await addObject(people, archived)
+      await ok(people.update(holder, {}, 'expiration_secs=0'))
+      const body = await ok(people.addMany([person(), { ...person(), ssn: archived.ssn }]))
+      expect(body.ok).toBe(true)
+      const found = await ok(people.search({ match: { ssn: archived.ssn } }, 'props=id'))
+      expect(found.results).toEqual([{ id: body.results[1].id }])
     })
 
     it('refuses more items than SVC_SERVICE_MAX_PAGE_SIZE and a body that is not an array', async () => {
