@@ -391,6 +391,15 @@ export function describeObjectsContract(name: string, open: () => Promise<TestSt
           object('many99999', { collection: 'many' }),
         ])),
       ]).toEqual(['many00700'])
+      // One row goes as plain VALUES on PostgreSQL, not as arrays.
+      const single = object('many-single', {
+        collection: 'many',
+        fields: '{"q":"\\"\\\\,{}NULL"}',
+        sealed: '{"s":"é€😀"}',
+        tenantId: 'NULL',
+      })
+      expect(await store.objects.insert([single])).toEqual(new Set())
+      expect(await store.objects.get('many', ['many-single'])).toEqual([single])
       const stored = await store.objects.get('many', ['many00700', 'many00701'])
       expect(stored.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([records[700], records[701]])
 

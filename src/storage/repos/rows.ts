@@ -35,8 +35,15 @@ export function createRowsInserter(db: Kysely<Tables>, dialect: Dialect) {
   ): Promise<R[]> {
     if (rows.length === 0) return []
     if (dialect === 'postgres') {
-      const columns = shape.columns.map((_, j) => rows.map((row) => row[j]))
-      const result = await db.executeQuery<R>(CompiledQuery.raw(postgresText(shape), columns))
+      const [first] = rows
+      const query =
+        rows.length === 1 && first !== undefined
+          ? CompiledQuery.raw(postgresRowText(shape), [...first])
+          : CompiledQuery.raw(
+              postgresText(shape),
+              shape.columns.map((_, j) => arrayLiteral(rows, j)),
+            )
+      const result = await db.executeQuery<R>(query)
       return result.rows as R[]
     }
     const out: R[] = []
@@ -63,6 +70,44 @@ function postgresText(shape: RowsShape): string {
     postgresTexts.set(shape, text)
   }
   return text
+}
+
+const postgresRowTexts = new WeakMap<RowsShape, string>()
+
+/** One row (every call's audit record, a single object): plain VALUES, no arrays to build or parse. */
+function postgresRowText(shape: RowsShape): string {
+  let text = postgresRowTexts.get(shape)
+  if (text === undefined) {
+    const values = shape.columns.map(([, type], j) => `$${j + 1}::${type}`).join(', ')
+    text = `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) VALUES (${values}) ${shape.tail}`
+    postgresRowTexts.set(shape, text)
+  }
+  return text
+}
+
+const NEEDS_ESCAPE = /["\\]/
+const ESCAPED = /["\\]/g
+
+/**
+ * Column `j` of `rows` as a PostgreSQL array literal (`{"a",NULL,7,\\x0a}`), the text form
+ * `$n::text[]` (or bigint[], bytea[]…) parses. pg's own conversion runs two regular-expression
+ * replacements on every element, numbers and UUIDs included; here only strings that hold a quote
+ * or a backslash are escaped. Values are strings, numbers, booleans, bytes or null.
+ */
+function arrayLiteral(rows: readonly (readonly unknown[])[], j: number): string {
+  let out = '{'
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out += ','
+    const value = (rows[i] as readonly unknown[])[j]
+    if (value === null || value === undefined) out += 'NULL'
+    else if (typeof value === 'string')
+      out += `"${NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, '\\$&') : value}"`
+    else if (typeof value === 'number' || typeof value === 'boolean') out += String(value)
+    else if (value instanceof Uint8Array)
+      out += `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`
+    else throw new TypeError(`column ${j} holds a ${typeof value}, which no array literal takes`)
+  }
+  return `${out}}`
 }
 
 const sqliteTexts = new WeakMap<RowsShape, Map<number, string>>()
