@@ -184,8 +184,6 @@ async function substringScenario(
     const indexSeconds = await waitForSubstringIndex(server)
     // Patterns need two 3-character runs: last names of at least 4 letters.
     const names = LAST.filter((name) => name.length >= 4)
-    const cpuBefore = server.cpuSeconds()
-    const databaseBefore = server.databaseCpuSeconds()
     const latency = await measure(requests, (i) => {
       const last = names[(i * 13) % names.length] ?? 'Smith'
       const body = JSON.stringify({ like: { name: `*${last.toLowerCase()}*` } })
