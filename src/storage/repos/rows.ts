@@ -1,4 +1,4 @@
-// src/storage/repos/rows.ts: many-row INSERTs for the object write path, SQL built once per shape
+// src/storage/repos/rows.ts: INSERTs of one or many rows (objects, entries, tokens, audit), SQL built once per shape
 import type { Kysely } from 'kysely'
 import { KeyTaken } from '../../core/objects-store.ts'
 import { type Dialect, PREPARED } from '../database.ts'
@@ -27,6 +27,7 @@ const SQLITE_ROWS = 500
  * prepared). PostgreSQL gets one statement per call whatever the row count: the columns travel
  * as arrays and `unnest` turns them back into rows, so the server parses and plans a statement of
  * a few parameters instead of one with thousands, once per connection (a prepared statement).
+ * A single row (every call's audit record) goes as plain VALUES instead.
  */
 export function createRowsInserter(db: Kysely<Tables>, dialect: Dialect) {
   return async function insertRows<R>(
