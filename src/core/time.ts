@@ -24,3 +24,11 @@ export function formatSeconds(micros: Micros): string {
 }
 
 export const MICROS_PER_SECOND = 1_000_000
+
+/**
+ * Whether a time can be stored and read back: times are kept as microseconds in safe integers
+ * (node:sqlite refuses to read larger ones), i.e. from 1684-07-28 to 2255-06-05.
+ */
+export function isStorableTime(micros: Micros): boolean {
+  return Number.isSafeInteger(micros)
+}

@@ -184,6 +184,19 @@ describeEngines('add object', (engine) => {
       await expectError(res, 400, 'ERR3002')
     })
 
+    it('refuses imported times the store cannot hold (400 ERR3002), and stores nothing', async () => {
+      const before = await ok(people.count())
+      for (const name of ['_creation_time', '_modification_time', '_expiration_time']) {
+        for (const time of ['9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z']) {
+          const body = { name: 'Old', ssn: '666-77-9999', [name]: time }
+          const res = await people.add(body, 'import=true')
+          expect((await expectError(res, 400, 'ERR3002')).context).toEqual({ property: name })
+        }
+      }
+      expect(await ok(people.count())).toEqual(before)
+      await ok(people.list('options=unsafe,show_builtins&page_size=1000'))
+    })
+
     it('answers the creation and modification times in RFC 3339 with nanoseconds', async () => {
       const id = await addObject(people, { name: 'Hal', ssn: '888-99-1111' })
       const got = await ok(people.get(id, 'options=unsafe,show_builtins'))
@@ -220,6 +233,33 @@ describeEngines('add object', (engine) => {
           field: 'expiration_secs',
         })
       }
+    })
+
+    it('refuses an expiry past the storable range (June 2255), on single and bulk adds', async () => {
+      const before = await ok(people.count())
+      for (const value of ['7300000000', '999999999999']) {
+        const res = await people.add(
+          { name: 'Max', ssn: '123-11-5555' },
+          `expiration_secs=${value}`,
+        )
+        expect((await expectError(res, 400, 'ERR1012')).context).toEqual({
+          field: 'expiration_secs',
+        })
+        const bulk = await people.addMany(
+          [{ name: 'Max', ssn: '123-11-5555' }],
+          `expiration_secs=${value}`,
+        )
+        await expectError(bulk, 400, 'ERR1012')
+      }
+      expect(await ok(people.count())).toEqual(before)
+      await ok(people.list('options=unsafe,show_builtins&page_size=1000'))
+      const far = await addObject(
+        people,
+        { name: 'Ned', ssn: '123-11-6666' },
+        'expiration_secs=7000000000',
+      )
+      const { _expiration_time } = await ok(people.get(far, 'props=_expiration_time'))
+      expect(_expiration_time).toMatch(/^225\d-/)
     })
 
     it('hides an object once its expiry passes', async () => {

@@ -97,6 +97,13 @@ describeEngines('read objects', (engine) => {
       expect(unknown.context).toMatchObject({ property: 'nick' })
       await expectError(await people.get(alice, 'props=age.age'), 404, 'ERR3004')
       await expectError(await people.get(alice, 'props=ssn.nope.more'), 404, 'ERR3004')
+      for (const name of ['toString', 'constructor', '__proto__', 'valueOf']) {
+        const res = await people.get(alice, `props=ssn.${name}`)
+        expect((await expectError(res, 404, 'ERR3004')).context).toMatchObject({
+          property: `ssn.${name}`,
+        })
+        await expectError(await people.list(`props=name.${name}`), 404, 'ERR3004')
+      }
     })
 
     it('answers 404 ERR3005 with the id for an unknown object, and 400 for a malformed id', async () => {

@@ -30,6 +30,14 @@ describe('expiration_secs', () => {
     expect(() => parseExpiration(raw, update, now)).toThrow(/whole number/)
   })
 
+  it('refuses an expiry the store cannot hold (past June 2255)', () => {
+    expect(() => parseExpiration('999999999999', create, now)).toThrow(/too large/)
+    expect(parseExpiration('7000000000', update, now)).toEqual({
+      kind: 'at',
+      at: now + 7_000_000_000_000_000,
+    })
+  })
+
   it('applies a change to the current expiry', () => {
     expect(applyExpiry(5, { kind: 'unchanged' })).toBe(5)
     expect(applyExpiry(5, { kind: 'never' })).toBeUndefined()

@@ -1,6 +1,6 @@
 // src/core/objects/expiration.ts: the `expiration_secs` parameter of object and token writes
 import { VaultError } from '../errors.ts'
-import { MICROS_PER_SECOND, type Micros } from '../time.ts'
+import { isStorableTime, MICROS_PER_SECOND, type Micros } from '../time.ts'
 
 /** What a write does to an expiry: keep it, clear it (never expires) or set a time. */
 export type ExpiryChange =
@@ -22,6 +22,7 @@ function invalid(message: string): VaultError {
 /**
  * `expiration_secs` (data-model §5, tokens.md §6): absent → default on create, unchanged on
  * update; empty → never expires; `N` → now + N seconds; `0` → archive now (updates only).
+ * An expiry past the storable range (isStorableTime) is 400 ERR1012.
  */
 export function parseExpiration(
   raw: string | undefined,
@@ -43,7 +44,10 @@ export function parseExpiration(
   const seconds = Number(text)
   if (seconds === 0 && !rules.isUpdate)
     throw invalid('The expiration_secs parameter cannot be 0 when creating.')
-  return { kind: 'at', at: now + seconds * MICROS_PER_SECOND }
+  const at = now + seconds * MICROS_PER_SECOND
+  if (!isStorableTime(at))
+    throw invalid('The expiration_secs parameter is too large: expiries end in June 2255.')
+  return { kind: 'at', at }
 }
 
 /** The expiry after applying a change to the current one. */

@@ -1,7 +1,7 @@
 // src/core/objects/values.ts: validates and normalizes an object body against its collection
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
-import type { Micros } from '../time.ts'
+import { isStorableTime, type Micros } from '../time.ts'
 import type { TypeRegistry } from '../types/registry.ts'
 import { invalidValue } from './errors.ts'
 
@@ -84,7 +84,10 @@ function readTime(rules: BodyRules, name: keyof typeof TIMES, value: unknown) {
     throw invalidValue(name, 'the property is not nullable')
   }
   const text = rules.types.validate({ name, dataType: 'TIMESTAMP' }, value) as string
-  return timestampMicros(text)
+  const micros = timestampMicros(text)
+  if (!isStorableTime(micros))
+    throw invalidValue(name, 'the time must fall between 1684-07-28 and 2255-06-05')
+  return micros
 }
 
 function readUser(rules: BodyRules, property: StoredProperty, value: unknown): unknown {

@@ -110,6 +110,12 @@ describe('type registry', () => {
     expect(registry.jsonType('EMAIL')).toBe('string')
   })
 
+  it('knows only the transformers a type defines, not inherited object members', () => {
+    expect(registry.transformer('SSN', 'mask')?.kind).toBe('value')
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'nope'])
+      expect(registry.transformer('SSN', name)).toBeUndefined()
+  })
+
   it('lets custom types join with their base type rules and transformers', () => {
     const custom = createTypeRegistry({ limits: LIMITS })
     custom.setCustomTypes([

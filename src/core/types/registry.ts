@@ -149,7 +149,8 @@ export function createTypeRegistry(deps: TypeRegistryDeps) {
     if (info === undefined) return undefined
     const custom = customTransformers.get(typeName)?.get(name)
     if (custom !== undefined) return { kind: 'custom', function: custom }
-    return info.base.transformers[name]
+    // Own names only: `toString`, `constructor`, `__proto__` are not transformers.
+    return Object.hasOwn(info.base.transformers, name) ? info.base.transformers[name] : undefined
   }
 
   return {
