@@ -98,6 +98,8 @@ describe('value parsers', () => {
     expect(value(parseExpiration(''))).toBeUndefined()
     expect(parseExpiration('0').ok).toBe(false)
     expect(parseExpiration('-5').ok).toBe(false)
+    expect(value(parseExpiration('3153600000'))).toBe(3_153_600_000)
+    expect(parseExpiration('3153600001').ok).toBe(false)
   })
 
   it.each([

@@ -113,11 +113,16 @@ export function parseListOf<T extends string>(raw: string, allowed: readonly T[]
 }
 
 /** Seconds until expiry; `-1` or empty means never (undefined). */
+/** Default lifetimes up to 100 years: expiries are stored as microseconds and end in 2255. */
+const MAX_EXPIRATION_SECS = 3_153_600_000
+
 export function parseExpiration(raw: string): Parsed<number | undefined> {
   const text = raw.trim()
   if (text === '' || text === '-1') return ok(undefined)
-  const seconds = parseInteger(text, { min: 1 })
-  return seconds.ok ? seconds : notA('a number of seconds of at least 1, or -1 for never')
+  const seconds = parseInteger(text, { min: 1, max: MAX_EXPIRATION_SECS })
+  return seconds.ok
+    ? seconds
+    : notA(`a number of seconds from 1 to ${MAX_EXPIRATION_SECS} (100 years), or -1 for never`)
 }
 
 /** `host:port`, `[ipv6]:port`, or `:port` for all interfaces; port 0 asks for an ephemeral one. */
