@@ -76,6 +76,12 @@ describeEngines('search objects', (engine) => {
       )
       expect(names(page)).toEqual(['John Smith', 'Bob Jones'])
       expect(page.paging).toEqual({ size: 2, remaining_count: 0, cursor: '' })
+      for (const size of ['0', '1001'])
+        await expectError(
+          await search({ match: { id: id['Bob Jones'] } }, `props=name&page_size=${size}`),
+          400,
+          'ERR1012',
+        )
       const many = Array.from({ length: 1001 }, () => crypto.randomUUID())
       await expectError(await search({ in: { id: many } }), 400, 'ERR1012')
     })
