@@ -164,6 +164,25 @@ describeEngines('object lifecycle', (engine) => {
       )
       await expectError(await people.get(id), 404, 'ERR3005')
     })
+
+    it('refuses expiries it cannot store exactly, and the object stays readable', async () => {
+      const id = await person()
+      for (const secs of ['9000000000', '999999999999']) {
+        await expectError(await people.update(id, {}, `expiration_secs=${secs}`), 400, 'ERR1012')
+        await expectError(await people.add({}, `expiration_secs=${secs}`), 400, 'ERR1012')
+      }
+      const far = { _expiration_time: '9999-12-31T23:59:59Z' }
+      const body = await expectError(await people.update(id, far, 'import=true'), 400, 'ERR3002')
+      expect(body.context).toEqual({ property: '_expiration_time' })
+      const early = { _creation_time: '1600-01-01T00:00:00Z' }
+      await expectError(await people.update(id, early, 'import=true'), 400, 'ERR3002')
+      expect(await ok(people.get(id, 'props=_expiration_time'))).toEqual({
+        _expiration_time: null,
+      })
+      await ok(people.update(id, {}, 'expiration_secs=3000000000'))
+      const { _expiration_time: later } = await ok(people.get(id, 'props=_expiration_time'))
+      expect(later).toMatch(/^2125-01-\d\dT/)
+    })
   })
 
   describe('delete object', () => {

@@ -76,6 +76,12 @@ describeEngines('search objects', (engine) => {
       )
       expect(names(page)).toEqual(['John Smith', 'Bob Jones'])
       expect(page.paging).toEqual({ size: 2, remaining_count: 0, cursor: '' })
+      for (const size of ['0', '1001'])
+        await expectError(
+          await search({ match: { id: id['Bob Jones'] } }, `props=name&page_size=${size}`),
+          400,
+          'ERR1012',
+        )
       const many = Array.from({ length: 1001 }, () => crypto.randomUUID())
       await expectError(await search({ in: { id: many } }), 400, 'ERR1012')
     })
@@ -136,6 +142,33 @@ describeEngines('search objects', (engine) => {
         const body = await expectError(await search({ like: { name: pattern } }), 400, 'ERR1012')
         expect(body.context).toEqual({ field: 'name' })
       }
+    })
+
+    it('finds values with long patterns, narrowing by a few of their n-grams', async () => {
+      // About 400 distinct trigrams: far more than the index narrows with.
+      const letters = Array.from(
+        { length: 400 },
+        (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * i + 7 * i) % 26],
+      )
+      const long = `Dr ${letters.join('')} Long`
+      const fresh = await addObject(people, { name: long, ssn: '100-10-0006' })
+      for (const pattern of [
+        `*${long.slice(3, 350)}*`,
+        long.toUpperCase(),
+        `${long.slice(0, 300)}*long`,
+      ])
+        expect((await ok(search({ like: { name: pattern } }, 'props=id'))).results).toEqual([
+          { id: fresh },
+        ])
+      expect((await ok(search({ like: { name: `${long.slice(0, 300)}*short` } }))).results).toEqual(
+        [],
+      )
+      // Longer than any value: thousands of n-grams, still a plain empty answer.
+      const endless = Array.from({ length: 3000 }, (_, i) =>
+        String.fromCharCode(0x4e00 + ((i * 7919) % 20000)),
+      )
+      expect((await ok(search({ like: { name: `*${endless.join('')}*` } }))).results).toEqual([])
+      await ok(people.remove(fresh))
     })
 
     it('refuses properties without an encrypted substring index', async () => {
@@ -201,6 +234,24 @@ describeEngines('search objects', (engine) => {
       await expectError(await search({ in: { ssn: '100-10-0001' } }), 400, 'ERR1012')
       await expectError(await search({ match: { id: 'nope' } }), 400, 'ERR3002')
       await expectError(await search([1, 2]), 400, 'ERR1012')
+    })
+
+    it('refuses more than 10,000 match and in values, counting repeated ones once', async () => {
+      const ages = Array.from({ length: 6000 }, (_, i) => i)
+      const cities = Array.from({ length: 6000 }, (_, i) => `c${i}`)
+      for (const body of [
+        { in: { age: [...ages, ...ages.map((a) => a + 6000)] } },
+        { in: { age: ages, city: cities } },
+        { in: { _tenant_id: [...cities, ...cities.map((c) => `${c}x`)] } },
+        { in: { email: cities.flatMap((c) => [`${c}@a.com`, `${c}@b.com`]) } },
+      ]) {
+        const error = await expectError(await search(body), 400, 'ERR1012')
+        expect(error.context).toEqual({ field: 'body' })
+      }
+      const repeated = await ok(search({ in: { age: Array(40_000).fill(41) } }))
+      expect(names(repeated)).toEqual(['Bob Jones'])
+      const sameId = Array(40_000).fill(id['Bob Jones'])
+      expect(names(await ok(search({ in: { id: sameId } })))).toEqual(['Bob Jones'])
     })
 
     it('needs props or unsafe, as reads do', async () => {

@@ -11,7 +11,14 @@ import { invalidRequest, notInMemoryMode, objectsNotFound } from './errors.ts'
 import { exportValues } from './export.ts'
 import { readObjectId } from './ids.ts'
 import { drainSubstring, likeVerifier } from './like.ts'
-import { type Page, pageRequest, readPage, readVerifiedPage, type Verify } from './paging.ts'
+import {
+  type Page,
+  pageRequest,
+  pageSizeOf,
+  readPage,
+  readVerifiedPage,
+  type Verify,
+} from './paging.ts'
 import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts'
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
@@ -156,6 +163,8 @@ export function createReading(deps: ObjectsDeps) {
     for (const property of plan.searched) ctx.audit.properties.add(property)
     const searched = propertyChecks(read.collection, plan.searched, 'search', read.plan.isArchived)
     deps.iam.checkPolicies(ctx, [...readChecks(read.collection, read.plan), ...searched])
+    // An id query is not paged, yet an out-of-range page_size is still a bad request.
+    pageSizeOf(request.pageSize, settings)
     if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
     const verify =

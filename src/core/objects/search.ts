@@ -28,6 +28,20 @@ export type SearchPlan = Readonly<{
 
 export type SearchDeps = Readonly<{ types: TypeRegistry; indexing: Indexing }>
 
+/**
+ * Distinct `match` and `in` values one query may hold, all members together: each becomes a
+ * statement parameter, and the engines refuse statements past their parameter limits (SQLite
+ * 32,766, PostgreSQL 65,535). More is 400 ERR1012, as for other requests with too many items.
+ */
+export const MAX_QUERY_VALUES = 10_000
+
+/**
+ * The n-grams of one `like` pattern that narrow the candidates, spread over the pattern: each
+ * is one more intersected subquery, and SQLite refuses compound statements past 500 parts. The
+ * glob check on decrypted values decides, so using fewer n-grams never changes the results.
+ */
+export const MAX_LIKE_GRAMS = 32
+
 const COLUMNS: Readonly<Record<string, BuiltinColumn>> = {
   _tenant_id: 'tenant_id',
   _owner_id: 'owner_id',
@@ -86,7 +100,9 @@ function equality(
   given: readonly unknown[],
 ): SearchCondition {
   const property = propertyOf(collection, name)
-  const values = given.map((value) => normalize(deps, property, value))
+  const normalized = given.map((value) => normalize(deps, property, value))
+  // Repeated values select nothing more; dropping them keeps statements small.
+  const values = [...new Map(normalized.map((v) => [JSON.stringify(v), v])).values()]
   if (name === 'id') return { kind: 'ids', ids: values.filter((v): v is string => v !== null) }
   const column = COLUMNS[name]
   if (column !== undefined) return { kind: 'column', column, values: values as (string | null)[] }
@@ -101,6 +117,19 @@ function equality(
   throw notSearchable(name, 'it is encrypted and has neither is_index nor is_unique')
 }
 
+/** At most `count` items, evenly spaced from first to last. */
+function spread<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items]
+  const step = (items.length - 1) / (count - 1)
+  return Array.from({ length: count }, (_, i) => items[Math.round(i * step)] as T)
+}
+
+function valueCount(condition: SearchCondition): number {
+  if (condition.kind === 'ids') return condition.ids.length
+  if (condition.kind === 'grams') return 0
+  return condition.kind === 'digests' ? condition.digests.length : condition.values.length
+}
+
 function like(deps: SearchDeps, collection: StoredCollection, name: string, pattern: string) {
   propertyOf(collection, name)
   const stored = collection.properties.find((p) => p.name === name)
@@ -109,7 +138,9 @@ function like(deps: SearchDeps, collection: StoredCollection, name: string, patt
   const parsed = parseLike(pattern)
   if (!parsed.ok)
     throw invalidRequest(`The like pattern of ${name} is invalid: ${parsed.reason}.`, name)
-  const grams = parsed.pattern.grams.map((g) => deps.indexing.gramDigest(collection.name, name, g))
+  const grams = spread(parsed.pattern.grams, MAX_LIKE_GRAMS).map((g) =>
+    deps.indexing.gramDigest(collection.name, name, g),
+  )
   const condition: SearchCondition = { kind: 'grams', property: name, grams }
   return { condition, check: { property: name, pattern: parsed.pattern } }
 }
@@ -131,6 +162,8 @@ export function planSearch(
     conditions.push(planned.condition)
     likes.push(planned.check)
   }
+  if (conditions.reduce((sum, c) => sum + valueCount(c), 0) > MAX_QUERY_VALUES)
+    throw invalidRequest(`A query may hold at most ${MAX_QUERY_VALUES} values.`, 'body')
   const searched = [
     ...new Set([query.match, query.in, query.like].flatMap((m) => Object.keys(m ?? {}))),
   ]
