@@ -71,6 +71,18 @@ async function load(
   return count / (busyMs / 1000)
 }
 
+/** CPU milliseconds per unit of work between two readings in seconds (none without /proc). */
+function cpuMsPer(
+  before: number | undefined,
+  after: number | undefined,
+  units: number,
+  digits = 0,
+): number | undefined {
+  if (before === undefined || after === undefined) return undefined
+  const scale = 10 ** digits
+  return Math.round(((after - before) * 1000 * scale) / units) / scale
+}
+
 async function prepare(engine: Engine, env: Record<string, string> = {}): Promise<BenchServer> {
   const server = await startBenchServer(engine, env)
   await expectOk(await call(server, 'POST', '/ctl/collections', JSON.stringify(COLLECTION)))
@@ -91,13 +103,10 @@ async function bulkScenario(engine: Engine, count: number, concurrency: number) 
     const databaseAfter = server.databaseCpuSeconds()
     // The node's own CPU per 1000 objects: steadier than the rate on a shared machine. The main
     // thread's share bounds the rate of sequential calls (the sealing thread runs beside it).
-    const perThousand = (before: number | undefined, after: number | undefined) =>
-      before === undefined || after === undefined
-        ? undefined
-        : Math.round(((after - before) * 1000 * BATCH) / count)
-    const cpuMs = perThousand(cpuBefore, cpuAfter)
-    const mainMs = perThousand(mainBefore, mainAfter)
-    const databaseMs = perThousand(databaseBefore, databaseAfter)
+    const calls = count / BATCH
+    const cpuMs = cpuMsPer(cpuBefore, cpuAfter, calls)
+    const mainMs = cpuMsPer(mainBefore, mainAfter, calls)
+    const databaseMs = cpuMsPer(databaseBefore, databaseAfter, calls)
     // Both plain ways of each engine, on the same rows: the faster one is the reference.
     const raw =
       engine === 'sqlite'
@@ -143,12 +152,9 @@ async function exactScenario(engine: Engine, count: number, requests: number, co
       )
     })
     // CPU per search (warm-up included: 50 more), in ms: the node's, and PostgreSQL's processes'.
-    const perSearch = (before: number | undefined, after: number | undefined) =>
-      before === undefined || after === undefined
-        ? undefined
-        : Math.round(((after - before) * 1000 * 100) / (requests + 50)) / 100
-    const cpuMs = perSearch(cpuBefore, server.cpuSeconds())
-    const databaseMs = perSearch(databaseBefore, server.databaseCpuSeconds())
+    const searches = requests + 50
+    const cpuMs = cpuMsPer(cpuBefore, server.cpuSeconds(), searches, 2)
+    const databaseMs = cpuMsPer(databaseBefore, server.databaseCpuSeconds(), searches, 2)
     return { loadRate: Math.round(loadRate), latency, floor, cpuMs, databaseMs }
   } finally {
     await server.stop()

@@ -11,7 +11,7 @@ import type {
 import { type Dialect, PREPARED } from '../database.ts'
 import { sql } from '../kysely.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'
-import { createNewRowsInserter, createRowsInserter, type RowsShape } from './rows.ts'
+import { createRowsInserter, newRowsInserter, type RowsShape } from './rows.ts'
 
 type Row = Selectable<ObjectsTable>
 
@@ -163,7 +163,7 @@ const VALUE_COLUMNS = ['fields', 'sealed', 'digests'] as const
 
 export function createObjectsRepo(db: Kysely<Tables>, dialect: Dialect): ObjectsRepo {
   const insertRows = createRowsInserter(db, dialect)
-  const insertNewRows = createNewRowsInserter(db, dialect)
+  const insertNewRows = newRowsInserter(insertRows)
 
   /**
    * `objects.id` among `ids`. PostgreSQL gets them as one array parameter (`= any($1::text[])`):

@@ -61,29 +61,37 @@ export function createRowsInserter(db: Kysely<Tables>, dialect: Dialect) {
 
 const names = (shape: RowsShape) => shape.columns.map(([name]) => name).join(', ')
 
+/** The text `build` makes for a shape, made once per shape. */
+function cachedText(
+  cache: WeakMap<RowsShape, string>,
+  shape: RowsShape,
+  build: () => string,
+): string {
+  let text = cache.get(shape)
+  if (text === undefined) {
+    text = build()
+    cache.set(shape, text)
+  }
+  return text
+}
+
 const postgresTexts = new WeakMap<RowsShape, string>()
 
 function postgresText(shape: RowsShape): string {
-  let text = postgresTexts.get(shape)
-  if (text === undefined) {
+  return cachedText(postgresTexts, shape, () => {
     const arrays = shape.columns.map(([, type], j) => `$${j + 1}::${type}[]`).join(', ')
-    text = `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) SELECT * FROM unnest(${arrays}) ${shape.tail}`
-    postgresTexts.set(shape, text)
-  }
-  return text
+    return `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) SELECT * FROM unnest(${arrays}) ${shape.tail}`
+  })
 }
 
 const postgresRowTexts = new WeakMap<RowsShape, string>()
 
 /** One row (every call's audit record, a single object): plain VALUES, no arrays to build or parse. */
 function postgresRowText(shape: RowsShape): string {
-  let text = postgresRowTexts.get(shape)
-  if (text === undefined) {
+  return cachedText(postgresRowTexts, shape, () => {
     const values = shape.columns.map(([, type], j) => `$${j + 1}::${type}`).join(', ')
-    text = `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) VALUES (${values}) ${shape.tail}`
-    postgresRowTexts.set(shape, text)
-  }
-  return text
+    return `${PREPARED}INSERT INTO ${shape.table} (${names(shape)}) VALUES (${values}) ${shape.tail}`
+  })
 }
 
 const NEEDS_ESCAPE = /["\\]/
@@ -140,9 +148,8 @@ function isKeyTaken(error: unknown): boolean {
   return code === '23505' || (typeof errcode === 'number' && SQLITE_KEY_TAKEN.has(errcode))
 }
 
-/** As the inserter, for rows expected to be new: a duplicate key throws KeyTaken. */
-export function createNewRowsInserter(db: Kysely<Tables>, dialect: Dialect) {
-  const insertRows = createRowsInserter(db, dialect)
+/** `insertRows` for rows expected to be new: a duplicate key throws KeyTaken. */
+export function newRowsInserter(insertRows: RowsInserter) {
   return async function insertNewRows(shape: RowsShape, rows: readonly (readonly unknown[])[]) {
     try {
       await insertRows(shape, rows)

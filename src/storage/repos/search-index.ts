@@ -9,7 +9,7 @@ import type {
 } from '../../core/objects-store.ts'
 import type { Dialect } from '../database.ts'
 import type { Tables } from '../schema.ts'
-import { createNewRowsInserter, createRowsInserter, type RowsShape } from './rows.ts'
+import { createRowsInserter, newRowsInserter, type RowsShape } from './rows.ts'
 
 const CHUNK = 500
 /** Queue rows `pending` chooses from (by their counts of objects). */
@@ -88,7 +88,7 @@ function anyEntry<T extends EntryTable>(
 
 export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): SearchIndexRepo {
   const insertRows = createRowsInserter(db, dialect)
-  const insertNewRows = createNewRowsInserter(db, dialect)
+  const insertNewRows = newRowsInserter(insertRows)
   return {
     async insertIndex(entries) {
       await insertRows(INDEX_ROWS, entries.map(entryValues))
