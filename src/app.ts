@@ -16,6 +16,8 @@ import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
 import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
+import { createOutbound } from './sandbox/outbound.ts'
+import { createQuickJsSandbox } from './sandbox/quickjs-sandbox.ts'
 import { openDatabase, type QueryObserver } from './storage/database.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
@@ -167,9 +169,20 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const store = await openStore(config, (sql, ms) => {
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
   })
+  const outbound = createOutbound()
+  // Worker threads start on the first call of bundle code, not here (cold start stays the same).
+  const sandbox = createQuickJsSandbox({
+    ...config.sandbox,
+    maxWorkers: config.sandbox.workers,
+    outbound,
+    fetchDestinations: config.service.allowedPciHttpDestinations,
+    log: ({ bundle, text }) => server?.log.debug({ bundle }, `bundle: ${text}`),
+  })
   const services = createServices({
     store,
     clock,
+    sandbox,
+    outbound,
     auditSink: await auditSink(config),
     kms,
     exportKms,
@@ -228,6 +241,13 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         pruneTimeoutMs: config.service.archivePruneTimeoutMs,
         substringRefreshMs: config.service.substringIndexRefreshIntervalMs,
       },
+      code: {
+        isJavascriptDisabled: config.features.disableJavascript,
+        httpCallRole: config.service.actionsHttpCallRole,
+        allowedHttpDestinations: config.service.allowedHttpDestinations,
+        allowedPciHttpDestinations: config.service.allowedPciHttpDestinations,
+        maxResponseBytes: config.sandbox.maxResultBytes,
+      },
       crypto: {
         maxItems: config.service.maxPageSize,
         maxTags: config.db.maxTokenTags,
@@ -272,6 +292,9 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     async listen() {
       const address = await app.listen({ host: config.service.host, port: config.service.port })
       warmCompilersLater()
+      // A node that has bundles starts a sandbox worker once it serves, so the first call of
+      // their code does not wait for one.
+      if (services.bundles.registry.count() > 0) sandbox.warm()
       return tls ? address.replace(/^http:/, 'https:') : address
     },
     async close() {
@@ -280,6 +303,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       await services.sealThread.stop()
       await services.reencryption.stop()
       await services.cache.stop()
+      await sandbox.close()
       await store.close()
     },
   }

@@ -1,4 +1,5 @@
 // src/config-sections.ts: reads each group of SVC_* settings through a Reader, with the mode defaults
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { BackingStore, Config, DatabaseOptions } from './config.ts'
 import { type Parsed, parseDuration, parseInteger, type Reader } from './config-values.ts'
@@ -14,6 +15,7 @@ export function readConfig(read: Reader, configDir: string, devmodeDefault: bool
   const mode: Mode = (dev, server) => (devmode ? dev : server)
   const dataDir = read.string('SVC_DATA_DIR', './data')
   const backingStore = readBackingStore(read)
+  const serviceLimits = readServiceLimits(read)
   return {
     devmode,
     backingStore,
@@ -25,8 +27,9 @@ export function readConfig(read: Reader, configDir: string, devmodeDefault: bool
     migration: readMigration(read),
     db: readDb(read),
     kms: readKms(read, mode),
-    service: { ...readServiceAccess(read, mode), ...readServiceLimits(read) },
+    service: { ...readServiceAccess(read, mode), ...serviceLimits },
     features: readFeatures(read, mode),
+    sandbox: readSandbox(read, serviceLimits.timeoutMs),
     log: readLog(read, dataDir),
     sentryEnable: read.bool('SVC_SENTRY_ENABLE', false),
     tls: readTls(read, mode),
@@ -183,6 +186,34 @@ function readServiceLimits(read: Reader) {
     ),
     // 10 MiB: room for a 5 MiB blob, which grows by a third in base64, plus the JSON around it.
     bodyLimitBytes: read.int('SVC_SERVICE_BODY_LIMIT_BYTES', 10_485_760, { min: 1024 }),
+  }
+}
+
+const MIB = 1_048_576
+
+/**
+ * SVC_SANDBOX_* (project-specific): per-call limits of bundle code (spec data-model §9.4 proposal:
+ * 64 MiB, 1 s for validators, normalizers, transformers and templates, the call timeout for
+ * actions), the worker threads that run it, and the cap on what a call may return.
+ */
+function readSandbox(read: Reader, callTimeoutMs: number): Config['sandbox'] {
+  return {
+    memoryLimitBytes: read.int('SVC_SANDBOX_MEMORY_LIMIT_BYTES', 64 * MIB, {
+      min: MIB,
+      max: 1024 * MIB,
+    }),
+    timeLimitMs: read.duration('SVC_SANDBOX_TIME_LIMIT', 1000, { positive: true }),
+    actionTimeLimitMs: read.duration('SVC_SANDBOX_ACTION_TIME_LIMIT', callTimeoutMs, {
+      positive: true,
+    }),
+    workers: read.int('SVC_SANDBOX_WORKERS', Math.min(4, Math.max(2, availableParallelism())), {
+      min: 1,
+      max: 64,
+    }),
+    maxResultBytes: read.int('SVC_SANDBOX_MAX_RESULT_BYTES', 8 * MIB, {
+      min: 1024,
+      max: 256 * MIB,
+    }),
   }
 }
 

@@ -101,6 +101,14 @@ export type Config = Readonly<{
     antiTampering: 'off' | 'log' | 'enforce'
     analysis: boolean
   }>
+  /** The JavaScript sandbox of bundles (project-specific SVC_SANDBOX_* settings). */
+  sandbox: Readonly<{
+    memoryLimitBytes: number
+    timeLimitMs: number
+    actionTimeLimitMs: number
+    workers: number
+    maxResultBytes: number
+  }>
   log: Readonly<{
     level: 'debug' | 'info' | 'warn' | 'error'
     destination: 'stdout' | 'stderr'
@@ -167,6 +175,8 @@ const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SER
   FEATURES_ENCRYPTION FEATURES_API_KEY_HASHING FEATURES_POLICY_ENFORCEMENT FEATURES_MASK_LICENSE
   FEATURES_DISABLE_DOCS FEATURES_DISABLE_JAVASCRIPT FEATURES_DISABLE_IDP_JWKS
   FEATURES_DISABLE_CC_LUHN_VALIDATION FEATURES_ANTI_TAMPERING FEATURES_ANALYSIS
+  SANDBOX_MEMORY_LIMIT_BYTES SANDBOX_TIME_LIMIT SANDBOX_ACTION_TIME_LIMIT SANDBOX_WORKERS
+  SANDBOX_MAX_RESULT_BYTES
   LOG_LEVEL LOG_DESTINATION LOG_AUDIT_ENABLE LOG_AUDIT_SINK LOG_AUDIT_FILE
   LOG_AUDIT_REMOTE_ADDR_ENABLE LOG_AUDIT_REMOTE_ADDR_XFF LOG_AUDIT_DISABLE_DELETE_TOKENS
   LOG_CUSTOMER_IDENTIFIER LOG_CUSTOMER_ENV LOG_CUSTOMER_REGION LOG_DATADOG_ENABLE SENTRY_ENABLE
@@ -258,6 +268,13 @@ export function describeConfig(config: Config): Record<string, unknown> {
     features: describeFeatures(config.features),
     kms: describeKms(config.kms, mask),
     log: describeLog(config.log),
+    sandbox: {
+      memory_limit_bytes: config.sandbox.memoryLimitBytes,
+      time_limit: seconds(config.sandbox.timeLimitMs),
+      action_time_limit: seconds(config.sandbox.actionTimeLimitMs),
+      workers: config.sandbox.workers,
+      max_result_bytes: config.sandbox.maxResultBytes,
+    },
     sentry: { enable: config.sentryEnable },
     service: { ...describeService(config.service, hide), license: mask(config.license) },
     tls: {

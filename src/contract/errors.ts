@@ -115,6 +115,11 @@ export const ERRORS = {
     status: 404,
     title: 'The configuration variable is not found.',
   },
+  functionFailed: {
+    code: 'ERR9008',
+    status: 400,
+    title: 'A bundle function failed: it threw, broke a limit or returned an invalid value.',
+  },
 } as const satisfies Record<string, ErrorDefinition>
 
 export type ErrorName = keyof typeof ERRORS

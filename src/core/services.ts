@@ -1,6 +1,9 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
+import type { Outbound } from './actions/outbound.ts'
 import { type AuditSink, createAuditService } from './audit/audit.ts'
+import type { Sandbox } from './bundles/sandbox.ts'
 import { createControlCache } from './cache.ts'
+import { type CodeSettings, createCodeServices } from './code-services.ts'
 import { createCollectionsService } from './collections/collections.ts'
 import { createDeterministicIds } from './crypto/deterministic-id.ts'
 import { createEnvelope } from './crypto/envelope.ts'
@@ -67,6 +70,7 @@ export type CoreSettings = Readonly<{
     substringRefreshMs: number
   }>
   crypto: CryptoLimits
+  code: CodeSettings
   reencryption: Readonly<{
     batchSize: number
     pauseMs: number
@@ -88,6 +92,10 @@ export type ServicesDeps = Readonly<{
   applyConfvars: (values: ReadonlyMap<string, string>) => void
   /** Background jobs report failures here (the composition root logs them). */
   onJobError: (job: string, error: unknown) => void
+  /** Runs bundle code (src/sandbox). */
+  sandbox: Sandbox
+  /** Sends http_call requests to allow-listed destinations (src/sandbox/outbound.ts). */
+  outbound: Outbound
 }>
 
 /** The data plane: objects, their indexes, export keys, garbage collection and background jobs. */
@@ -252,6 +260,18 @@ export function createServices(deps: ServicesDeps) {
       page: settings.objects,
     },
   })
+  const code = createCodeServices({
+    ...deps,
+    cache,
+    audit,
+    iam,
+    collections,
+    types,
+    objects: data.objects,
+    tokens,
+    crypto,
+    settings: settings.code,
+  })
   // Stored data sealed under rotatable keys.
   const reencryptionSources = [
     createObjectsReencryption({ store, envelope }),
@@ -289,6 +309,7 @@ export function createServices(deps: ServicesDeps) {
     deterministicIds,
     crypto,
     tokens,
+    ...code,
     reencryption,
     keys,
   }

@@ -1,5 +1,7 @@
 // src/core/store.ts: Store, the persistence port core needs; implemented in src/storage
 
+import type { ActionsRepo } from './actions/store.ts'
+import type { BundlesRepo } from './bundles/store.ts'
 import type { StoredCollection, StoredProperty } from './collections/collection.ts'
 import type { ObjectsRepo, SearchIndexRepo, SubstringRepo } from './objects-store.ts'
 import type { Micros } from './time.ts'
@@ -152,6 +154,8 @@ export type Repos = {
   readonly substring: SubstringRepo
   readonly collections: CollectionsRepo
   readonly tokens: TokensRepo
+  readonly bundles: BundlesRepo
+  readonly actions: ActionsRepo
 }
 
 export type Store = Repos & {

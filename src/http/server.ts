@@ -16,6 +16,8 @@ import { lazyCompilers } from './compilers.ts'
 import { toErrorResponse } from './errors.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
+import { actionsRoutes } from './routes/actions.ts'
+import { bundlesRoutes } from './routes/bundles.ts'
 import { collectionsRoutes } from './routes/collections.ts'
 import { cryptoRoutes } from './routes/crypto.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
@@ -62,6 +64,8 @@ const ROUTES: readonly RoutesPlugin[] = [
   cryptoRoutes,
   keysRoutes,
   tokensRoutes,
+  bundlesRoutes,
+  actionsRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']

@@ -136,6 +136,28 @@ export type CollectionPropertiesTable = {
   modified_at: number
 }
 
+export type BundlesTable = {
+  name: string
+  name_key: string
+  description: string
+  source: string
+  /** JSON array of the exported function prototypes. */
+  exports: string
+  created_at: number
+  modified_at: number
+}
+
+export type ActionsTable = {
+  name: string
+  name_key: string
+  description: string
+  bundle: string
+  function: string
+  role: string
+  created_at: number
+  modified_at: number
+}
+
 export type Tables = TokenTables & {
   schema_migrations: SchemaMigrationsTable
   vault_meta: VaultMetaTable
@@ -153,6 +175,8 @@ export type Tables = TokenTables & {
   substring_queue: SubstringQueueTable
   collections: CollectionsTable
   collection_properties: CollectionPropertiesTable
+  bundles: BundlesTable
+  actions: ActionsTable
 }
 
 export type TokensTable = {

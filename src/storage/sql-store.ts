@@ -4,7 +4,9 @@ import type { Repos, Store } from '../core/store.ts'
 import type { Dialect, OpenDatabase } from './database.ts'
 import { sql } from './kysely.ts'
 import { currentVersion } from './migrate.ts'
+import { createActionsRepo } from './repos/actions.ts'
 import { createAuditRepo } from './repos/audit.ts'
+import { createBundlesRepo } from './repos/bundles.ts'
 import { createCollectionsRepo } from './repos/collections.ts'
 import { createIamRepo } from './repos/iam.ts'
 import { createMetaRepo } from './repos/meta.ts'
@@ -37,6 +39,8 @@ class SqlRepos implements Repos {
   #substring?: Repos['substring']
   #collections?: Repos['collections']
   #tokens?: Repos['tokens']
+  #bundles?: Repos['bundles']
+  #actions?: Repos['actions']
   readonly #db: Kysely<Tables>
   readonly #dialect: Dialect
   readonly #statements: Statements
@@ -95,6 +99,14 @@ class SqlRepos implements Repos {
     this.#tokens ??= createTokensRepo(this.#db, this.#statements)
     return this.#tokens
   }
+  get bundles() {
+    this.#bundles ??= createBundlesRepo(this.#db)
+    return this.#bundles
+  }
+  get actions() {
+    this.#actions ??= createActionsRepo(this.#db)
+    return this.#actions
+  }
 }
 
 export function createSqlStore(database: OpenDatabase): Store {
@@ -114,6 +126,8 @@ export function createSqlStore(database: OpenDatabase): Store {
     substring: repos.substring,
     collections: repos.collections,
     tokens: repos.tokens,
+    bundles: repos.bundles,
+    actions: repos.actions,
     kind: database.dialect,
     isMemory: database.isMemory,
     async transaction(work, options = {}) {

@@ -176,6 +176,8 @@ export function createIamService(deps: IamDeps) {
     authorize,
     checkPolicies,
     capabilitiesOf,
+    /** Whether the configuration defines the role (actions run with one). */
+    roleExists: (name: string): boolean => state.roles.has(name),
     load,
     initialize,
     getConfig: (_ctx: RequestContext): string => state.toml,
