@@ -60,13 +60,15 @@ function usedVariables(templates: Templates, declared: Readonly<Record<string, s
   return [...used]
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1)
+
 function destinationError(failure: OutboundFailure): VaultError {
   switch (failure.kind) {
     case 'not_allowed':
     case 'redirect_not_allowed':
     case 'address_not_allowed':
       return new VaultError('policyDenied', {
-        message: `The request is forbidden due to a policy violation: ${failure.message}`,
+        message: `The request is forbidden due to a policy violation: ${lowerFirst(failure.message)}`,
         context: { field: 'request.url' },
       })
     case 'invalid_request':
