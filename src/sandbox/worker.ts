@@ -16,7 +16,12 @@ type Active = {
   readonly runtime: BundleRuntime
   readonly pending: Map<number, QuickJSDeferredPromise>
   wake: (() => void) | undefined
+  logLines: number
 }
+
+/** Guest code cannot flood the service log or the network: per call, so many lines and requests. */
+const MAX_LOG_LINES = 100
+const MAX_HOST_REQUESTS_IN_FLIGHT = 32
 
 const port = parentPort
 if (port === null) throw new Error('worker.ts runs only as a worker thread')
@@ -70,8 +75,19 @@ async function checkout(message: CallMessage | InspectMessage): Promise<BundleRu
 
 function hooksFor(call: Active, bundle: string): BundleRuntime['hooks'] {
   return {
-    log: (text) => send({ type: 'log', id: call.id, bundle, text }),
+    log: (text) => {
+      call.logLines += 1
+      if (call.logLines > MAX_LOG_LINES) return
+      const line = call.logLines === MAX_LOG_LINES ? `${text} [further lines of this call dropped]` : text
+      send({ type: 'log', id: call.id, bundle, text: line })
+    },
     request: (op: HostOp, payload, deferred) => {
+      if (call.pending.size >= MAX_HOST_REQUESTS_IN_FLIGHT) {
+        call.runtime.context
+          .newError(`At most ${MAX_HOST_REQUESTS_IN_FLIGHT} host requests may be in flight.`)
+          .consume((error) => deferred.reject(error))
+        return
+      }
       hostSeq += 1
       call.pending.set(hostSeq, deferred)
       send({ type: 'host', id: call.id, hostId: hostSeq, op, payload })
@@ -126,7 +142,7 @@ async function settle(call: Active, promise: QuickJSHandle): Promise<string> {
 
 /** Runs one entry; true in `isClean` when nothing of it is left in the runtime (reusable). */
 async function runCall(message: CallMessage, runtime: BundleRuntime) {
-  const call: Active = { id: message.id, runtime, pending: new Map(), wake: undefined }
+  const call: Active = { id: message.id, runtime, pending: new Map(), wake: undefined, logLines: 0 }
   active.set(message.id, call)
   runtime.hooks = hooksFor(call, message.bundle.name)
   runtime.deadline = Date.now() + message.timeLimitMs
