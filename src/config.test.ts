@@ -471,7 +471,8 @@ describe('describeConfig', () => {
   it('has every key of the published client model', () => {
     const body = describeConfig(dev())
     expect(Object.keys(body).sort()).toEqual(
-      'backing_store db devmode expiration features generate_secrets kms log sentry service tls'.split(
+      // `sandbox` (SVC_SANDBOX_*) is a project addition; the client model ignores it.
+      'backing_store db devmode expiration features generate_secrets kms log sandbox sentry service tls'.split(
         ' ',
       ),
     )

@@ -92,6 +92,8 @@ async function pinAddress(
       throw new OutboundFailure('unreachable', 'The destination host name cannot be resolved.')
     })
   }
+  if (addresses.length === 0)
+    throw new OutboundFailure('unreachable', 'The destination host name cannot be resolved.')
   const usable = addresses.find((a) => rule === 'any-address' || isPublicAddress(a.address))
   if (usable !== undefined) return usable
   throw new OutboundFailure(

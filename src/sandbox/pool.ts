@@ -1,7 +1,7 @@
 // src/sandbox/pool.ts: the worker threads that run bundle code, started on first use, with a watchdog
 import { Worker } from 'node:worker_threads'
 import { SandboxFailure, type SandboxFailureKind } from '../core/bundles/sandbox.ts'
-import type { FromWorker, HostOp, ToWorker, WorkerSettings } from './protocol.ts'
+import type { FromWorker, HostOp, ToWorker, WorkerData, WorkerSettings } from './protocol.ts'
 
 export type PoolOptions = Readonly<{
   settings: WorkerSettings
@@ -32,6 +32,8 @@ type Pending = {
 
 type Slot = {
   readonly worker: Worker
+  /** The worker's guest code stops when this holds its call's id (read by the interrupt handler). */
+  readonly cancelFlag: Int32Array
   readonly jobs: Map<number, Pending>
   /** The job running guest code now, and when it must have stopped. */
   running: { id: number; until: number } | undefined
@@ -143,14 +145,17 @@ export function createPool(options: PoolOptions) {
   }
 
   function spawn(): Slot {
+    const cancelFlag = new Int32Array(new SharedArrayBuffer(4))
+    const workerData: WorkerData = { ...options.settings, cancelFlag }
     const worker = new Worker(WORKER_URL, {
-      workerData: options.settings,
+      workerData,
       // The guest's memory is WebAssembly memory, bounded per runtime; this bounds the rest.
       resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
     })
     worker.unref()
     const slot: Slot = {
       worker,
+      cancelFlag,
       jobs: new Map(),
       running: undefined,
       watchdog: undefined,
@@ -185,7 +190,9 @@ export function createPool(options: PoolOptions) {
         signal?.addEventListener(
           'abort',
           () => {
-            if (slot.jobs.has(id)) slot.worker.postMessage({ type: 'cancel', id } as ToWorker)
+            if (!slot.jobs.has(id)) return
+            Atomics.store(slot.cancelFlag, 0, id)
+            slot.worker.postMessage({ type: 'cancel', id } as ToWorker)
           },
           { once: true },
         )

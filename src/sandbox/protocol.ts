@@ -11,6 +11,9 @@ export type WorkerSettings = Readonly<{
   maxRuntimeCalls: number
 }>
 
+/** What a worker starts with: the settings and the flag the pool writes a call's id to, to stop it. */
+export type WorkerData = WorkerSettings & Readonly<{ cancelFlag: Int32Array }>
+
 /** Main → worker. `inspect` loads a bundle and describes its exports; `call` runs a function. */
 export type ToWorker =
   | Readonly<{ type: 'inspect'; id: number; bundle: BundleSource; timeLimitMs: number }>

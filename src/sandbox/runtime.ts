@@ -33,6 +33,8 @@ export type RuntimeHooks = Readonly<{
 
 /** The state the interrupt handler and the host functions read; the worker sets it per call. */
 type CallState = {
+  /** The call running in this runtime; the pool cancels it by writing its id to the cancel flag. */
+  callId: number
   deadline: number
   /** A cancel (the request timed out): the interrupt handler stops the guest. */
   isCancelled: boolean
@@ -153,18 +155,26 @@ export async function loadRuntime(
   compiled: WasmModule,
   bundle: BundleSource,
   limits: RuntimeLimits,
-  timeLimitMs: number,
+  call: Readonly<{ id: number; timeLimitMs: number; cancelFlag: Int32Array }>,
 ): Promise<BundleRuntime> {
   const { memory, runtime } = await newRuntime(compiled, limits)
   const context = runtime.newContext()
   const state = {
-    deadline: Date.now() + timeLimitMs,
+    callId: call.id,
+    deadline: Date.now() + call.timeLimitMs,
     isCancelled: false,
     hooks: undefined,
     calls: 0,
     context,
   }
-  runtime.setInterruptHandler(() => state.isCancelled || Date.now() > state.deadline)
+  // QuickJS asks every few thousand instructions; the shared flag reaches a guest that is
+  // running (the worker cannot read messages then), the deadline needs nobody.
+  runtime.setInterruptHandler(
+    () =>
+      state.isCancelled ||
+      Date.now() > state.deadline ||
+      Atomics.load(call.cancelFlag, 0) === state.callId,
+  )
   const host = installHostFunctions(state, context)
   const factory = unwrap(state, context.evalCode(HARNESS_SOURCE, 'harness.js'))
   const harness = unwrap(state, context.callFunction(factory, context.undefined, ...host))

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core'
-import type { FromWorker, HostOp, ToWorker, WireFailure, WorkerSettings } from './protocol.ts'
+import type { FromWorker, HostOp, ToWorker, WireFailure, WorkerData } from './protocol.ts'
 import { type BundleRuntime, bundleKey, CallFailure, guestFailure, loadRuntime } from './runtime.ts'
 import { wasm } from './wasm.ts'
 
@@ -25,7 +25,7 @@ const MAX_HOST_REQUESTS_IN_FLIGHT = 32
 
 const port = parentPort
 if (port === null) throw new Error('worker.ts runs only as a worker thread')
-const settings = workerData as WorkerSettings
+const settings = workerData as WorkerData
 const require = createRequire(import.meta.url)
 // Compiled once per worker; each runtime instantiates it with a memory of its own (~1 ms).
 const compiled = new wasm.Module(
@@ -67,7 +67,12 @@ async function checkout(message: CallMessage | InspectMessage): Promise<BundleRu
   }
   send({ type: 'running', id: message.id, timeLimitMs: message.timeLimitMs })
   try {
-    return await loadRuntime(compiled, message.bundle, settings, message.timeLimitMs)
+    const call = {
+      id: message.id,
+      timeLimitMs: message.timeLimitMs,
+      cancelFlag: settings.cancelFlag,
+    }
+    return await loadRuntime(compiled, message.bundle, settings, call)
   } finally {
     send({ type: 'idle', id: message.id })
   }
@@ -78,7 +83,8 @@ function hooksFor(call: Active, bundle: string): BundleRuntime['hooks'] {
     log: (text) => {
       call.logLines += 1
       if (call.logLines > MAX_LOG_LINES) return
-      const line = call.logLines === MAX_LOG_LINES ? `${text} [further lines of this call dropped]` : text
+      const line =
+        call.logLines === MAX_LOG_LINES ? `${text} [further lines of this call dropped]` : text
       send({ type: 'log', id: call.id, bundle, text: line })
     },
     request: (op: HostOp, payload, deferred) => {
@@ -125,6 +131,14 @@ function sleepUntilWoken(call: Active, ms: number): Promise<void> {
   })
 }
 
+function isStopped(runtime: BundleRuntime): boolean {
+  return (
+    runtime.isCancelled ||
+    Date.now() >= runtime.deadline ||
+    Atomics.load(settings.cancelFlag, 0) === runtime.callId
+  )
+}
+
 /** Drives a call whose handlers returned promises until it settles, answering host requests. */
 async function settle(call: Active, promise: QuickJSHandle): Promise<string> {
   const { runtime } = call
@@ -134,9 +148,9 @@ async function settle(call: Active, promise: QuickJSHandle): Promise<string> {
     send({ type: 'idle', id: call.id })
     if (settled !== undefined) return settled
     const remaining = runtime.deadline - Date.now()
-    if (remaining > 0 && !runtime.isCancelled) await sleepUntilWoken(call, remaining)
+    if (remaining > 0 && !isStopped(runtime)) await sleepUntilWoken(call, remaining)
     call.wake = undefined
-    if (runtime.isCancelled || Date.now() >= runtime.deadline) throw fail('timeout')
+    if (isStopped(runtime)) throw fail('timeout')
   }
 }
 
@@ -145,6 +159,7 @@ async function runCall(message: CallMessage, runtime: BundleRuntime) {
   const call: Active = { id: message.id, runtime, pending: new Map(), wake: undefined, logLines: 0 }
   active.set(message.id, call)
   runtime.hooks = hooksFor(call, message.bundle.name)
+  runtime.callId = message.id
   runtime.deadline = Date.now() + message.timeLimitMs
   runtime.calls += 1
   const { context } = runtime

@@ -17,7 +17,7 @@ export type Upstream = {
 
 /**
  * Answers every request with a JSON echo of it, except: `/redirect?to=<url>&status=<n>` redirects,
- * `/status/<n>` answers that status, `/slow` never answers, `/big` answers 2 MiB, `/cookies` sets
+ * `/loop` redirects to itself, `/status/<n>` answers that status, `/slow` never answers, `/big` answers 2 MiB, `/cookies` sets
  * two cookies. Every request is recorded in `seen`.
  */
 export async function startUpstream(): Promise<Upstream> {
@@ -43,6 +43,10 @@ export async function startUpstream(): Promise<Upstream> {
         res.writeHead(Number(url.searchParams.get('status') ?? 302), {
           location: url.searchParams.get('to') ?? '/',
         })
+        return res.end()
+      }
+      if (url.pathname.endsWith('/loop')) {
+        res.writeHead(302, { location: url.pathname })
         return res.end()
       }
       if (url.pathname.endsWith('/big')) return res.end('x'.repeat(2 * 1_048_576))
