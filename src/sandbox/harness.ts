@@ -25,6 +25,7 @@ export const HARNESS_SOURCE = `(function (hostLog, hostRequest) {
   const keys = Object.keys
   const isFrozen = Object.isFrozen
   const apply = Reflect.apply
+  const assign = Object.assign
   const InternalErrorType = G.InternalError
   const NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/
   const functions = Object.create(null)
@@ -200,7 +201,7 @@ export const HARNESS_SOURCE = `(function (hostLog, hostRequest) {
     const inputs = parse(inputsJson)
     if (type === 'action') {
       vault = vault || freeze({ deref: vaultCall('deref'), crypto: freeze({ decrypt: vaultCall('decrypt') }) })
-      for (const args of inputs) args[0] = freeze(Object.assign({}, args[0], { vault: vault }))
+      for (const args of inputs) args[0] = freeze(assign({}, args[0], { vault: vault }))
     }
     const parts = new Array(inputs.length)
     let pending

@@ -1,8 +1,6 @@
 // src/sandbox/outbound.ts: the Outbound port: an SSRF-safe HTTP client that pins each hop to a checked address
 import type { LookupAddress } from 'node:dns'
-import { lookup } from 'node:dns/promises'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import type { IncomingMessage } from 'node:http'
 import { BlockList, isIP } from 'node:net'
 import {
   type DestinationRule,
@@ -60,7 +58,10 @@ export function isPublicAddress(address: string): boolean {
 
 export type Resolver = (hostname: string) => Promise<readonly LookupAddress[]>
 
-const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true })
+// Taken when first needed: `import … from 'node:http'` builds a namespace that loads undici, and
+// node:https loads TLS; neither belongs in the node's start-up (ADR 0010).
+const systemResolver: Resolver = (hostname) =>
+  process.getBuiltinModule('node:dns/promises').lookup(hostname, { all: true, verbatim: true })
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -110,7 +111,9 @@ type Hop = Readonly<{
 }>
 
 function send(hop: Hop, address: LookupAddress, signal: AbortSignal): Promise<IncomingMessage> {
-  const request = hop.url.protocol === 'https:' ? httpsRequest : httpRequest
+  const { request } = process.getBuiltinModule(
+    hop.url.protocol === 'https:' ? 'node:https' : 'node:http',
+  )
   return new Promise((resolve, reject) => {
     let req: ReturnType<typeof request>
     try {

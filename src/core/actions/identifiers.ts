@@ -76,19 +76,18 @@ function isPciFields(deps: ResolverDeps, collection: StoredCollection, fields: u
   return Object.keys(fields).some((key) => isPciKey(deps, collection, key))
 }
 
+function readCheck(collection: StoredCollection, name: string) {
+  const type = findProperty(collection, name)?.dataType ?? ''
+  const resources = propertyResources({ collection: collection.name, property: name, type })
+  return { operation: 'read', resources }
+}
+
 /** The properties of the collection this context may read (a whole-object `read_object`). */
 function readableProps(deps: ResolverDeps, ctx: RequestContext, collection: StoredCollection) {
   const names = ['id', ...collection.properties.map((p) => p.name)]
   return names.filter((name) => {
-    const property = findProperty(collection, name)
-    if (property === undefined) return false
-    const resources = propertyResources({
-      collection: collection.name,
-      property: name,
-      type: property.dataType,
-    })
     try {
-      deps.iam.checkPolicies(ctx, [{ operation: 'read', resources }])
+      deps.iam.checkPolicies(ctx, [readCheck(collection, name)])
       return true
     } catch {
       return false
@@ -100,10 +99,8 @@ async function readObject(deps: ResolverDeps, ctx: RequestContext, id: GlobalIde
   deps.iam.authorize(ctx, 'get_object')
   const collection = deps.collections.getCachedOrThrow(id.collection)
   const props = id.property === '' ? readableProps(deps, ctx, collection) : [id.property]
-  if (props.length === 0)
-    deps.iam.checkPolicies(ctx, [
-      { operation: 'read', resources: [`${id.collection}/properties/*`] },
-    ])
+  // Nothing readable: the denial of `id` is the answer (403 ERR1006 naming it).
+  if (props.length === 0) deps.iam.checkPolicies(ctx, [readCheck(collection, 'id')])
   const fields = await deps.objects.get(ctx, id.collection, id.id, { props, options: [] })
   return { collection, fields }
 }
