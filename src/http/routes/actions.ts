@@ -140,7 +140,10 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
     },
     async (req, reply) => {
       const result = await actions.invoke(req.ctx, req.params.action, req.body)
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(result ?? null))
+      // Any JSON value, strings included, so it is serialized here; the audit record is
+      // written (by the route wrapper) before this payload is sent.
+      reply.type('application/json; charset=utf-8')
+      return JSON.stringify(result ?? null)
     },
   )
 }
