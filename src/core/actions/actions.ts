@@ -9,6 +9,7 @@ import { isSandboxFailure, type Sandbox } from '../bundles/sandbox.ts'
 import type { ControlCache } from '../cache.ts'
 import { isValidName, nameKey } from '../collections/names.ts'
 import type { RequestContext } from '../context.ts'
+import { writeControl } from '../control-write.ts'
 import { VaultError } from '../errors.ts'
 import { actionResource } from '../iam/policy.ts'
 import type { Repos, Store } from '../store.ts'
@@ -141,42 +142,32 @@ export function createActionsService(deps: ActionsDeps) {
       createdAt: ctx.now,
       modifiedAt: ctx.now,
     }
-    await deps.store.transaction(
-      async (tx) => {
-        // Held to the end, so a concurrent delete of the bundle sees this action (or wins first).
-        const bundle = (await tx.bundles.hold(reference.bundle))
-          ? await tx.bundles.get(reference.bundle)
-          : undefined
-        if (bundle === undefined) throw bundleNotFound(reference.bundle)
-        if (exportedFunction(bundle, reference.function, 'action') === undefined)
-          throw invalidAction(
-            `The bundle ${bundle.name} exports no action ${reference.function}.`,
-            { action: input.name, field: 'function' },
-          )
-        if (!(await tx.actions.insert(action)))
-          throw new VaultError('alreadyExists', {
-            message: `An action ${input.name} already exists (names are unique regardless of case).`,
-            context: { action: input.name },
-          })
-        await deps.audit.record(ctx, { status: 200 }, tx)
-      },
-      { signal: ctx.signal },
-    )
-    await deps.cache.changed()
+    await writeControl(deps, ctx, async (tx) => {
+      // Held to the end, so a concurrent delete of the bundle sees this action (or wins first).
+      const bundle = (await tx.bundles.hold(reference.bundle))
+        ? await tx.bundles.get(reference.bundle)
+        : undefined
+      if (bundle === undefined) throw bundleNotFound(reference.bundle)
+      if (exportedFunction(bundle, reference.function, 'action') === undefined)
+        throw invalidAction(`The bundle ${bundle.name} exports no action ${reference.function}.`, {
+          action: input.name,
+          field: 'function',
+        })
+      if (!(await tx.actions.insert(action)))
+        throw new VaultError('alreadyExists', {
+          message: `An action ${input.name} already exists (names are unique regardless of case).`,
+          context: { action: input.name },
+        })
+    })
     return { ...action, isBuiltin: false }
   }
 
   async function remove(ctx: RequestContext, name: string): Promise<void> {
     if (name === HTTP_CALL)
       throw invalidAction('The built-in action http_call cannot be deleted.', { action: name })
-    await deps.store.transaction(
-      async (tx) => {
-        if (!isValidName(name) || !(await tx.actions.delete(name))) throw actionNotFound(name)
-        await deps.audit.record(ctx, { status: 200 }, tx)
-      },
-      { signal: ctx.signal },
-    )
-    await deps.cache.changed()
+    await writeControl(deps, ctx, async (tx) => {
+      if (!isValidName(name) || !(await tx.actions.delete(name))) throw actionNotFound(name)
+    })
   }
 
   /** §7.5: runs the function with `context = { user, role, reason, body, vault }`. */

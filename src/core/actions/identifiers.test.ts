@@ -1,6 +1,6 @@
 // src/core/actions/identifiers.test.ts: parsing global identifiers (data-model §10.3)
 import { describe, expect, it } from 'vitest'
-import { VaultError } from '../errors.ts'
+import { vaultErrorOf } from '../../../test/helpers/errors.ts'
 import { parseIdentifier } from './identifiers.ts'
 
 describe('global identifiers', () => {
@@ -32,14 +32,7 @@ describe('global identifiers', () => {
       'pvlt:read_object::email:id:',
       'pvlt:read_object:people:email::',
     ]) {
-      let error: unknown
-      try {
-        parseIdentifier('var1', bad)
-      } catch (e) {
-        error = e
-      }
-      expect(error).toBeInstanceOf(VaultError)
-      expect((error as VaultError).context).toEqual({ variable: 'var1' })
+      expect(vaultErrorOf(() => parseIdentifier('var1', bad)).context).toEqual({ variable: 'var1' })
     }
   })
 })

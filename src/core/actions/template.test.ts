@@ -1,19 +1,10 @@
 // src/core/actions/template.test.ts: http_call templates: parsing, errors, escaping and pipelines
 import { describe, expect, it } from 'vitest'
-import { VaultError } from '../errors.ts'
+import { vaultErrorOf as errorOf } from '../../../test/helpers/errors.ts'
 import { parseTemplate, renderTemplate, variablesOf } from './template.ts'
 
 const render = (text: string, variables: Record<string, unknown>) =>
   renderTemplate('body', parseTemplate('body', text), variables)
-
-function errorOf(work: () => unknown): VaultError {
-  try {
-    work()
-  } catch (error) {
-    if (error instanceof VaultError) return error
-  }
-  throw new Error('expected a VaultError')
-}
 
 describe('http_call templates', () => {
   it('keeps text without actions as it is', () => {

@@ -3,6 +3,7 @@ import type { AuditService } from '../audit/audit.ts'
 import type { ControlCache } from '../cache.ts'
 import { isValidName } from '../collections/names.ts'
 import type { RequestContext } from '../context.ts'
+import { writeControl } from '../control-write.ts'
 import { VaultError } from '../errors.ts'
 import type { Repos, Store } from '../store.ts'
 import { bundleSource, decodeCode } from './code.ts'
@@ -67,19 +68,8 @@ export function createBundlesService(deps: BundlesDeps) {
     }
   }
 
-  /** A control write and its audit record in one transaction; then every node reloads. */
-  async function write<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
-    const result = await deps.store.transaction(
-      async (tx) => {
-        const value = await work(tx)
-        await deps.audit.record(ctx, { status: 200 }, tx)
-        return value
-      },
-      { signal: ctx.signal },
-    )
-    await deps.cache.changed()
-    return result
-  }
+  const write = <T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>) =>
+    writeControl(deps, ctx, work)
 
   async function getOrThrow(_ctx: RequestContext, name: string): Promise<StoredBundle> {
     const bundle = isValidName(name) ? await deps.store.bundles.get(name) : undefined

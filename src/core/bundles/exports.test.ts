@@ -1,6 +1,6 @@
 // src/core/bundles/exports.test.ts: judging a bundle's exports and the update superset rule
 import { describe, expect, it } from 'vitest'
-import { VaultError } from '../errors.ts'
+import { vaultErrorOf } from '../../../test/helpers/errors.ts'
 import { assertSuperset, judgeExports } from './exports.ts'
 import type { RawExport } from './sandbox.ts'
 
@@ -12,13 +12,11 @@ const fn = (name: string, type: unknown, extra: Partial<RawExport> = {}): RawExp
   ...extra,
 })
 
+/** The message of the 400 ERR1012 `work` throws. */
 function messageOf(work: () => unknown): string {
-  try {
-    work()
-  } catch (error) {
-    if (error instanceof VaultError && error.errorName === 'invalidRequest') return error.message
-  }
-  throw new Error('expected 400 ERR1012')
+  const error = vaultErrorOf(work)
+  expect(error.errorName).toBe('invalidRequest')
+  return error.message
 }
 
 describe('bundle exports', () => {

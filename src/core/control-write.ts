@@ -1,0 +1,29 @@
+// src/core/control-write.ts: a control-data write with its audit record, then every node reloads
+import type { AuditService } from './audit/audit.ts'
+import type { ControlCache } from './cache.ts'
+import type { RequestContext } from './context.ts'
+import type { Repos, Store } from './store.ts'
+
+export type ControlWriteDeps = Readonly<{ store: Store; audit: AuditService; cache: ControlCache }>
+
+/**
+ * Runs a change of control data (bundles, actions) and the call's audit record in one
+ * transaction (rolled back if the call times out), then bumps the generation so every node,
+ * this one at once, reloads its control-data cache.
+ */
+export async function writeControl<T>(
+  deps: ControlWriteDeps,
+  ctx: RequestContext,
+  work: (tx: Repos) => Promise<T>,
+): Promise<T> {
+  const result = await deps.store.transaction(
+    async (tx) => {
+      const value = await work(tx)
+      await deps.audit.record(ctx, { status: 200 }, tx)
+      return value
+    },
+    { signal: ctx.signal },
+  )
+  await deps.cache.changed()
+  return result
+}
