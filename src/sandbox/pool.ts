@@ -89,6 +89,8 @@ export function createPool(options: PoolOptions) {
   function finish(slot: Slot, id: number, outcome: () => void) {
     if (!slot.jobs.delete(id)) return
     outcome()
+    // An idle worker does not keep the process alive; one with work does.
+    if (slot.jobs.size === 0) slot.worker.unref()
     settleIdle(slot)
   }
 
@@ -186,6 +188,7 @@ export function createPool(options: PoolOptions) {
       const id = nextId
       return new Promise<string>((resolve, reject) => {
         slot.jobs.set(id, { job, resolve, reject, awaitingHost: 0 })
+        slot.worker.ref()
         slot.worker.postMessage({ ...job.message, id } as ToWorker)
         signal?.addEventListener(
           'abort',
@@ -202,7 +205,6 @@ export function createPool(options: PoolOptions) {
     warm(): void {
       if (!isClosed && slots.length === 0) settleIdle(spawn())
     },
-    workers: () => slots.length,
     async close(): Promise<void> {
       isClosed = true
       for (const slot of [...slots]) stop(slot, undefined, 'interrupted')
