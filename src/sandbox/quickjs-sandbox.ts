@@ -151,13 +151,14 @@ export function createQuickJsSandbox(options: QuickJsSandboxOptions): Sandbox {
         call.signal,
       )
       const items = parseGuestJson(text) as WireItem[]
-      for (const item of items) {
-        if (item[0] === 0 && item[1] === 'threw') {
-          options.log({
-            bundle: call.bundle.name,
-            text: `${call.function} threw ${item[2]}: ${item[3]}`,
-          })
-        }
+      // What the code threw may hold values: it goes to the service log (debug), never to the
+      // client, and only the first few of a batch.
+      const thrown = items.filter((item) => item[0] === 0 && item[1] === 'threw').slice(0, 10)
+      for (const item of thrown) {
+        options.log({
+          bundle: call.bundle.name,
+          text: `${call.function} threw ${item[2]}: ${item[3]}`,
+        })
       }
       return items.map(toOutcome)
     },

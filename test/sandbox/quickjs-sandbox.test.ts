@@ -108,7 +108,7 @@ describe('QuickJS sandbox', () => {
   it('does not hold a quick call behind a spinning one', async () => {
     const order: string[] = []
     // A long limit, so the quick call wins even if it has to start a worker first.
-    const spin = { bundle, function: 'spin', inputs: [[1]], timeLimitMs: 5000 } as const
+    const spin = { bundle, function: 'spin', inputs: [[1]], timeLimitMs: 2500 } as const
     const spinning = failureOf(sandbox.call({ ...spin, type: 'normalizer' })).then((kind) => {
       order.push('spin')
       return kind

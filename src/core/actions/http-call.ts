@@ -79,7 +79,7 @@ function destinationError(failure: OutboundFailure): VaultError {
     default:
       // The spec's proposal: DNS, connection, time and size failures upstream are 503 ERR1009.
       return new VaultError('timeout', {
-        message: `The http_call failed upstream: ${failure.message}`,
+        message: `The http_call failed upstream: ${lowerFirst(failure.message)}`,
         context: {},
       })
   }
@@ -113,7 +113,8 @@ export async function invokeHttpCall(
   const templates = parseTemplates(input)
   const used = new Set(usedVariables(templates, declared))
   const resolving = deps.role === '' ? ctx : withRole(ctx, deps.role)
-  const values: Record<string, unknown> = {}
+  // No prototype: a variable may be called anything the template syntax allows.
+  const values: Record<string, unknown> = Object.create(null)
   let isPci = false
   for (const [name, identifier] of identifiers) {
     if (!used.has(name)) continue
