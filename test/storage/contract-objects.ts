@@ -1,6 +1,6 @@
 // test/storage/contract-objects.ts: the objects part of the Store contract, run on SQLite and PostgreSQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type IndexEntry, KeyTaken, type ObjectRecord } from '../../src/core/objects-store.ts'
+import { type IndexEntry, KeyTaken, type ObjectRecord } from '../../src/core/objects/store.ts'
 import type { Repos, Store } from '../../src/core/store.ts'
 import type { TestStore } from '../helpers/store.ts'
 

@@ -2,7 +2,7 @@
 import { DecryptionError, type Envelope } from '../crypto/envelope.ts'
 import type { Store } from '../store.ts'
 import { openTokens, sealTokens } from '../tokens/records.ts'
-import type { TokenRecord } from '../tokens-store.ts'
+import type { TokenRecord } from '../tokens/store.ts'
 import type { ReencryptionSource } from './rotation.ts'
 import type { StepResult } from './rotation-state.ts'
 

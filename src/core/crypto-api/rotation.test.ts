@@ -5,7 +5,7 @@ import { createEnvelope, type Envelope } from '../crypto/envelope.ts'
 import { createKeyring, type Keyring } from '../crypto/keyring.ts'
 import { createLocalKms } from '../crypto/kms.ts'
 import { sealObjects } from '../objects/sealing.ts'
-import type { ObjectRecord } from '../objects-store.ts'
+import type { ObjectRecord } from '../objects/store.ts'
 import type { Store } from '../store.ts'
 import { createObjectsReencryption } from './reencrypt-objects.ts'
 import {

@@ -1,7 +1,7 @@
 // src/core/objects/cursor.ts: opaque paging cursors, bound to the query that produced them
 import { sha256 } from '../crypto/hash.ts'
 import { VaultError } from '../errors.ts'
-import type { PagePosition } from '../objects-store.ts'
+import type { PagePosition } from './store.ts'
 
 /**
  * A fingerprint of everything that shapes a result list (collection, state, query, props…): a

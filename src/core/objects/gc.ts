@@ -1,12 +1,12 @@
 // src/core/objects/gc.ts: garbage collection of archived data past the retention period, as a list of collectors
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import type { Repos, Store } from '../store.ts'
 import type { Clock, Micros } from '../time.ts'
 import { notInMemoryMode } from './errors.ts'
 import type { Indexing } from './indexing.ts'
 import { parseValues } from './records.ts'
+import type { ObjectRecord } from './store.ts'
 
 export type CollectedKind = 'objects' | 'tokens' | 'transaction_ids'
 export type CollectionType = 'DATA' | 'PERSONS' | 'TOKENS' | 'TRANSACTION_IDS'

@@ -1,13 +1,14 @@
 // src/core/objects/paging.ts: keyset pages in creation order, remaining counts and query-bound cursors
+
+import { decodeCursor, encodeCursor } from './cursor.ts'
+import { invalidRequest } from './errors.ts'
 import type {
   ObjectFilter,
   ObjectRecord,
   ObjectsRepo,
   PagePosition,
   SearchCondition,
-} from '../objects-store.ts'
-import { decodeCursor, encodeCursor } from './cursor.ts'
-import { invalidRequest } from './errors.ts'
+} from './store.ts'
 
 export type PageSettings = Readonly<{
   defaultPageSize: number

@@ -3,7 +3,6 @@ import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { collectionResource } from '../iam/policy.ts'
 import { assertTenantAllowed, effectiveTenants, isTenantAllowed } from '../iam/tenants.ts'
-import type { ObjectFilter, ObjectRecord, SearchCondition } from '../objects-store.ts'
 import { auditObjects, auditTouched, propertyChecks } from './access.ts'
 import { queryFingerprint } from './cursor.ts'
 import type { ObjectsDeps } from './deps.ts'
@@ -23,6 +22,7 @@ import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
 import { type ObjectsQuery, planSearch } from './search.ts'
+import type { ObjectFilter, ObjectRecord, SearchCondition } from './store.ts'
 
 type Fields = Record<string, unknown>
 

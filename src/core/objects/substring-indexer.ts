@@ -1,10 +1,10 @@
 // src/core/objects/substring-indexer.ts: the deferred substring index: queued objects → keyed n-grams, in batches
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import type { ObjectGrams, ObjectRecord } from '../objects-store.ts'
 import type { Store } from '../store.ts'
 import { type Indexing, isSubstringIndexed } from './indexing.ts'
 import { openObjects } from './sealing.ts'
+import type { ObjectGrams, ObjectRecord } from './store.ts'
 
 export type SubstringIndexerDeps = Readonly<{
   store: Store

@@ -2,7 +2,6 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { assertTenantAllowed } from '../iam/tenants.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import type { Micros } from '../time.ts'
 import { auditObjects, auditTouched, propertyChecks } from './access.ts'
 import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
@@ -19,6 +18,7 @@ import {
   type StoredValues,
   serializeValues,
 } from './records.ts'
+import type { ObjectRecord } from './store.ts'
 import { applyUpdate, type UpdatePlan } from './update-apply.ts'
 import { type ObjectInput, readObjectBody } from './values.ts'
 import { commit, decodeBodies, sealChanges, type WriteOptions } from './writing.ts'

@@ -2,7 +2,6 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import { KeyTaken } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from './bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
@@ -10,6 +9,7 @@ import { invalidRequest, notInMemoryMode } from './errors.ts'
 import { importValues } from './export.ts'
 import { splitValues } from './records.ts'
 import { type SealedMap, sealObjects } from './sealing.ts'
+import { KeyTaken } from './store.ts'
 
 export type WriteOptions = Readonly<{
   /** `expiration_secs` as sent; undefined when absent. */

@@ -7,10 +7,10 @@ import { notInMemoryMode } from '../objects/errors.ts'
 import { exportValues } from '../objects/export.ts'
 import { pageSizeOf } from '../objects/paging.ts'
 import { formatNano, formatSeconds } from '../time.ts'
-import type { TokenType } from '../tokens-store.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem } from './errors.ts'
 import { isActiveView, openTokens, type TokenView, viewTokens } from './records.ts'
+import type { TokenType } from './store.ts'
 
 export type ExportOptions = Readonly<{
   pageSize: string | undefined

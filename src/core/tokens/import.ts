@@ -12,11 +12,11 @@ import { notInMemoryMode } from '../objects/errors.ts'
 import { importValues } from '../objects/export.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
-import type { TokenRecord } from '../tokens-store.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, tokenIdUsed } from './errors.ts'
 import { fingerprintOf, reuseNamespace } from './ids.ts'
 import { sealTokens } from './records.ts'
+import type { TokenRecord } from './store.ts'
 
 type Values = Record<string, unknown>
 

@@ -3,10 +3,10 @@ import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import { parseValues } from '../objects/records.ts'
 import { openObjects } from '../objects/sealing.ts'
-import type { ObjectRecord } from '../objects-store.ts'
+import type { ObjectRecord } from '../objects/store.ts'
 import type { Store } from '../store.ts'
 import type { Micros } from '../time.ts'
-import type { TokenRecord } from '../tokens-store.ts'
+import type { TokenRecord } from './store.ts'
 
 type Values = Record<string, unknown>
 

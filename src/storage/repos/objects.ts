@@ -7,7 +7,7 @@ import type {
   ObjectsRepo,
   PagePosition,
   SearchCondition,
-} from '../../core/objects-store.ts'
+} from '../../core/objects/store.ts'
 import { type Dialect, PREPARED } from '../database.ts'
 import { sql } from '../kysely.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'

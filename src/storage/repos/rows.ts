@@ -1,6 +1,6 @@
 // src/storage/repos/rows.ts: INSERTs of one or many rows (objects, entries, tokens, audit), SQL built once per shape
 import type { Kysely } from 'kysely'
-import { KeyTaken } from '../../core/objects-store.ts'
+import { KeyTaken } from '../../core/objects/store.ts'
 import { type Dialect, PREPARED } from '../database.ts'
 import { CompiledQuery } from '../kysely.ts'
 import type { Tables } from '../schema.ts'

@@ -6,7 +6,7 @@ import type {
   QueuedWrite,
   SearchIndexRepo,
   SubstringRepo,
-} from '../../core/objects-store.ts'
+} from '../../core/objects/store.ts'
 import type { Dialect } from '../database.ts'
 import type { Tables } from '../schema.ts'
 import { createRowsInserter, newRowsInserter, type RowsShape } from './rows.ts'

@@ -1,5 +1,5 @@
-// src/core/tokens-store.ts: the part of the Store port that persists tokens, their IDs, reuse fingerprints and transaction IDs
-import type { Micros } from './time.ts'
+// src/core/tokens/store.ts: the part of the Store port that persists tokens, their IDs, reuse fingerprints and transaction IDs
+import type { Micros } from '../time.ts'
 
 export type TokenType = 'randomized' | 'pointer' | 'pci' | 'pci_oneway' | 'deterministic'
 

@@ -1,5 +1,5 @@
-// src/core/objects-store.ts: the part of the Store port that persists objects and their search entries
-import type { Micros } from './time.ts'
+// src/core/objects/store.ts: the part of the Store port that persists objects and their search entries
+import type { Micros } from '../time.ts'
 
 /**
  * One stored object. `fields` is JSON text mapping each plain (not encrypted) property to its
