@@ -10,21 +10,22 @@ import type { Kms } from './crypto/kms.ts'
 import type { CryptoLimits } from './crypto-api/crypto-deps.ts'
 import { createCryptoService } from './crypto-api/crypto-service.ts'
 import { createKeysService } from './crypto-api/keys-service.ts'
-import { createStoreObjectReader } from './crypto-api/object-reader.ts'
 import { createObjectsReencryption } from './crypto-api/reencrypt-objects.ts'
 import { createTokensReencryption } from './crypto-api/reencrypt-tokens.ts'
 import { createReencryptionJob } from './crypto-api/rotation.ts'
 import { createIamService } from './iam/iam.ts'
+import { createObjectsCollector } from './objects/collector.ts'
 import { createObjectsData } from './objects/data-port.ts'
 import type { ObjectsSettings } from './objects/deps.ts'
-import { createGarbageCollector, createObjectsCollector } from './objects/gc.ts'
 import { createIndexing } from './objects/indexing.ts'
-import { createJobs } from './objects/jobs.ts'
 import { createObjectsService } from './objects/objects.ts'
+import { createStoreObjectReader } from './objects/reader.ts'
 import { createSealThread } from './objects/seal-thread.ts'
 import { createSubstringIndexer } from './objects/substring-indexer.ts'
 import type { Store } from './store.ts'
 import { createConfvarsService } from './system/confvars.ts'
+import { createGarbageCollector } from './system/gc.ts'
+import { createJobs } from './system/jobs.ts'
 import { createSystemService } from './system/system.ts'
 import type { Clock } from './time.ts'
 import { createTokensCollector, createTransactionIdsCollector } from './tokens/gc.ts'
@@ -223,15 +224,16 @@ export function createServices(deps: ServicesDeps) {
   const deterministicIds = createDeterministicIds((use, data) =>
     envelope.mac('deterministic', use, data),
   )
+  // Not the objects service's read: that one enforces `read` policies, while an `object.id`
+  // source of encrypt, hash or tokenize needs only its own operation's (crypto.md §1).
+  const objectReader = createStoreObjectReader({ store, envelope })
   const crypto = createCryptoService({
     keyring,
     envelope,
     collections,
     types,
     iam,
-    // Not the objects service's read: that one enforces `read` policies, while an `object.id`
-    // source of encrypt/hash needs only `encrypt`/`hash` (crypto.md §1).
-    reader: createStoreObjectReader({ store, envelope }),
+    reader: objectReader,
     ids: deterministicIds,
     limits: settings.crypto,
   })
@@ -245,6 +247,7 @@ export function createServices(deps: ServicesDeps) {
     ciphertexts: crypto.ciphertexts,
     exportKeys: data.exportKeys,
     objects: data.objects,
+    reader: objectReader,
     audit,
     settings: {
       maxTags: settings.crypto.maxTags,

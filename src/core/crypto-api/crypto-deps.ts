@@ -8,10 +8,10 @@ import { VaultError } from '../errors.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
 import type { IamService } from '../iam/iam.ts'
 import { propertyResources } from '../iam/policy.ts'
+import type { StoredObjectReader } from '../objects/reader.ts'
 import type { TypeRegistry } from '../types/registry.ts'
 import type { Ciphertexts, EncryptionType } from './ciphertext.ts'
 import { dataTypeOf } from './fields.ts'
-import type { StoredObjectReader } from './object-reader.ts'
 import type { CustomTransformerRunner } from './transform.ts'
 
 export type CryptoLimits = Readonly<{

@@ -12,6 +12,7 @@ import type { DeterministicIds } from '../crypto/deterministic-id.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { Keyring } from '../crypto/keyring.ts'
 import type { IamService } from '../iam/iam.ts'
+import type { StoredObjectReader } from '../objects/reader.ts'
 import type { TypeRegistry } from '../types/registry.ts'
 import {
   type DecryptBlobOptions,
@@ -24,7 +25,6 @@ import type { CryptoDeps, CryptoLimits } from './crypto-deps.ts'
 import { type DecryptOptions, decrypt } from './decrypt.ts'
 import { encrypt, type UpdateOptions, updateEncrypted } from './encrypt.ts'
 import { hash } from './hash.ts'
-import type { StoredObjectReader } from './object-reader.ts'
 import type { CustomTransformerRunner } from './transform.ts'
 
 export type CryptoServiceDeps = Readonly<{

@@ -1,9 +1,9 @@
 // src/core/crypto-api/reencrypt-objects.ts: the objects re-encryption source: sealed property values moved to the newest key
 import { DecryptionError, type Envelope } from '../crypto/envelope.ts'
-import { openObjects, type SealedMap, sealObjects } from '../objects/sealing.ts'
 import type { ObjectRecord } from '../objects/store.ts'
 import type { Store } from '../store.ts'
 import type { Micros } from '../time.ts'
+import { openObjects, type SealedMap, sealObjects } from '../values/sealing.ts'
 import type { ReencryptionSource } from './rotation.ts'
 import type { StepResult } from './rotation-state.ts'
 

@@ -4,9 +4,9 @@ import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { createEnvelope, type Envelope } from '../crypto/envelope.ts'
 import { createKeyring, type Keyring } from '../crypto/keyring.ts'
 import { createLocalKms } from '../crypto/kms.ts'
-import { sealObjects } from '../objects/sealing.ts'
 import type { ObjectRecord } from '../objects/store.ts'
 import type { Store } from '../store.ts'
+import { sealObjects } from '../values/sealing.ts'
 import { createObjectsReencryption } from './reencrypt-objects.ts'
 import {
   createReencryptionJob,

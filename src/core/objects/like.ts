@@ -1,9 +1,9 @@
 // src/core/objects/like.ts: what a `like` search adds: the collection's n-grams caught up, globs checked on values
 import type { StoredCollection } from '../collections/collection.ts'
 import { VaultError } from '../errors.ts'
+import { openObjects } from '../values/sealing.ts'
 import type { ObjectsDeps } from './deps.ts'
 import type { Verify } from './paging.ts'
-import { openObjects } from './sealing.ts'
 import type { LikeCheck } from './search.ts'
 
 /** Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). */

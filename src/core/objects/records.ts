@@ -1,9 +1,9 @@
 // src/core/objects/records.ts: an object row's value columns, parsed, and the values a write puts in them
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Micros } from '../time.ts'
+import type { SealedMap } from '../values/sealing.ts'
 import type { DigestMap, Indexing } from './indexing.ts'
 import { isIndexed } from './indexing.ts'
-import type { SealedMap } from './sealing.ts'
 import type { ObjectRecord } from './store.ts'
 
 /** The three JSON columns of a row: plain values, sealed values, blind-index digests. */

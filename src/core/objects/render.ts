@@ -4,11 +4,11 @@ import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import { VaultError } from '../errors.ts'
 import { formatNano } from '../time.ts'
+import { openObjects } from '../values/sealing.ts'
+import type { TokenLookup } from './deps.ts'
 import type { ReadItem, ReadPlan } from './read.ts'
 import { parseValues } from './records.ts'
-import { openObjects } from './sealing.ts'
 import type { ObjectRecord } from './store.ts'
-import type { TokenLookup } from './token-lookup.ts'
 
 export type RenderDeps = Readonly<{ envelope: Envelope; tokens: TokenLookup }>
 

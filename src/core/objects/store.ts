@@ -1,10 +1,11 @@
 // src/core/objects/store.ts: the part of the Store port that persists objects and their search entries
+import type { PagePosition } from '../paging/cursor.ts'
 import type { Micros } from '../time.ts'
 
 /**
  * One stored object. `fields` is JSON text mapping each plain (not encrypted) property to its
  * value; `sealed` is JSON text mapping each encrypted property to the base64 of its sealed value
- * (core/objects/sealing.ts); `digests` is JSON text mapping each indexed property to the base64
+ * (core/values/sealing.ts); `digests` is JSON text mapping each indexed property to the base64
  * of its blind-index digest (kept so entries can be removed without decrypting).
  */
 export type ObjectRecord = Readonly<{
@@ -31,9 +32,6 @@ export type ObjectFilter = Readonly<{
   /** Only objects of these tenants (X-Tenant-Id); undefined: no tenant filter. */
   tenantIds?: readonly string[]
 }>
-
-/** Keyset position in creation order (ties by id). */
-export type PagePosition = Readonly<{ createdAt: Micros; id: string }>
 
 /** A blind-index or uniqueness entry: a keyed digest of a property's normalized value. */
 export type IndexEntry = Readonly<{

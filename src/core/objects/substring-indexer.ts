@@ -2,8 +2,8 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { Store } from '../store.ts'
+import { openObjects } from '../values/sealing.ts'
 import { type Indexing, isSubstringIndexed } from './indexing.ts'
-import { openObjects } from './sealing.ts'
 import type { ObjectGrams, ObjectRecord } from './store.ts'
 
 export type SubstringIndexerDeps = Readonly<{

@@ -5,9 +5,9 @@ import type {
   ObjectFilter,
   ObjectRecord,
   ObjectsRepo,
-  PagePosition,
   SearchCondition,
 } from '../../core/objects/store.ts'
+import type { PagePosition } from '../../core/paging/cursor.ts'
 import { type Dialect, PREPARED } from '../database.ts'
 import { sql } from '../kysely.ts'
 import type { ObjectsTable, Tables } from '../schema.ts'

@@ -1,4 +1,4 @@
-// src/core/objects/jobs.ts: periodic background jobs that one node at a time runs, through a lease row
+// src/core/system/jobs.ts: periodic background jobs that one node at a time runs, through a lease row
 import type { LeasesRepo } from '../store.ts'
 import type { Clock } from '../time.ts'
 

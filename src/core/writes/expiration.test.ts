@@ -1,4 +1,4 @@
-// src/core/objects/expiration.test.ts: expiration_secs on creates and updates
+// src/core/writes/expiration.test.ts: expiration_secs on creates and updates
 import { describe, expect, it } from 'vitest'
 import { applyExpiry, parseExpiration } from './expiration.ts'
 

@@ -1,4 +1,4 @@
-// src/core/objects/sealing.test.ts: sealed property values round-trip and stay bound to their place
+// src/core/values/sealing.test.ts: sealed property values round-trip and stay bound to their place
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { createEnvelope, DecryptionError, type Envelope } from '../crypto/envelope.ts'

@@ -1,4 +1,4 @@
-// src/core/objects/expiration.ts: the `expiration_secs` parameter of object and token writes
+// src/core/writes/expiration.ts: the `expiration_secs` parameter of object and token writes
 import { VaultError } from '../errors.ts'
 import { isStorableTime, MICROS_PER_SECOND, type Micros } from '../time.ts'
 

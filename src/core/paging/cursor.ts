@@ -1,7 +1,10 @@
-// src/core/objects/cursor.ts: opaque paging cursors, bound to the query that produced them
+// src/core/paging/cursor.ts: opaque paging cursors, bound to the query that produced them
 import { sha256 } from '../crypto/hash.ts'
 import { VaultError } from '../errors.ts'
-import type { PagePosition } from './store.ts'
+import type { Micros } from '../time.ts'
+
+/** Keyset position in creation order (ties by id). */
+export type PagePosition = Readonly<{ createdAt: Micros; id: string }>
 
 /**
  * A fingerprint of everything that shapes a result list (collection, state, query, props…): a

@@ -1,4 +1,4 @@
-// src/core/objects/sealing.ts: how encrypted property values are sealed in the objects table
+// src/core/values/sealing.ts: how encrypted property values are sealed in the objects table
 import type { Envelope, SealRequest } from '../crypto/envelope.ts'
 
 /**

@@ -1,12 +1,8 @@
-// src/core/objects/gc.ts: garbage collection of archived data past the retention period, as a list of collectors
-import type { StoredCollection } from '../collections/collection.ts'
+// src/core/system/gc.ts: garbage collection of archived data past the retention period, as a list of collectors
 import type { RequestContext } from '../context.ts'
-import type { Repos, Store } from '../store.ts'
+import { notInMemoryMode } from '../errors.ts'
+import type { Store } from '../store.ts'
 import type { Clock, Micros } from '../time.ts'
-import { notInMemoryMode } from './errors.ts'
-import type { Indexing } from './indexing.ts'
-import { parseValues } from './records.ts'
-import type { ObjectRecord } from './store.ts'
 
 export type CollectedKind = 'objects' | 'tokens' | 'transaction_ids'
 export type CollectionType = 'DATA' | 'PERSONS' | 'TOKENS' | 'TRANSACTION_IDS'
@@ -19,7 +15,7 @@ export type DeletionCount = Readonly<{
 
 export type CollectRound = Readonly<{ before: Micros; limit: number; isDryRun: boolean }>
 
-/** One kind of archived data; the tokens capability adds its own collectors. */
+/** One kind of archived data; the objects and tokens capabilities provide their collectors. */
 export type Collector = Readonly<{
   kind: CollectedKind
   collect(round: CollectRound): Promise<DeletionCount[]>
@@ -31,48 +27,6 @@ const FILTERED: Readonly<Record<GcFilter, CollectedKind>> = {
   objects_only: 'objects',
   tokens_only: 'tokens',
   transaction_ids_only: 'transaction_ids',
-}
-
-function countByCollection(
-  rows: readonly ObjectRecord[],
-  collectionOf: (name: string) => StoredCollection | undefined,
-): DeletionCount[] {
-  const counts = Map.groupBy(rows, (row) => row.collection)
-  return [...counts].map(([name, items]) => ({
-    collectionName: name,
-    collectionType: collectionOf(name)?.type ?? 'DATA',
-    count: items.length,
-  }))
-}
-
-/** Removes rows and everything derived from them: index entries, claims, n-grams, queue entries. */
-async function removeRows(tx: Repos, indexing: Indexing, rows: readonly ObjectRecord[]) {
-  for (const [name, items] of Map.groupBy(rows, (row) => row.collection)) {
-    const ids = items.map((row) => row.id)
-    const entries = items.flatMap((row) =>
-      indexing.entriesOf(name, row.id, parseValues(row).digests),
-    )
-    await tx.searchIndex.deleteIndex(entries)
-    await tx.searchIndex.releaseUnique(entries)
-    await tx.substring.deleteObjects(name, ids)
-    await tx.objects.delete(name, ids)
-  }
-}
-
-export function createObjectsCollector(deps: {
-  store: Store
-  indexing: Indexing
-  collectionOf: (name: string) => StoredCollection | undefined
-}): Collector {
-  return {
-    kind: 'objects',
-    async collect(round) {
-      const rows = await deps.store.objects.expired(round.before, round.limit)
-      if (!round.isDryRun && rows.length > 0)
-        await deps.store.transaction((tx) => removeRows(tx, deps.indexing, rows))
-      return countByCollection(rows, deps.collectionOf)
-    },
-  }
 }
 
 export type GarbageCollectorDeps = Readonly<{

@@ -1,4 +1,4 @@
-// src/core/objects/jobs.test.ts: background jobs run on one node at a time and stop promptly
+// src/core/system/jobs.test.ts: background jobs run on one node at a time and stop promptly
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { createJobs, type Job } from './jobs.ts'

@@ -1,4 +1,4 @@
-// src/core/objects/cursor.test.ts: cursors round-trip and refuse tampering or another query
+// src/core/paging/cursor.test.ts: cursors round-trip and refuse tampering or another query
 import { describe, expect, it } from 'vitest'
 import { VaultError } from '../errors.ts'
 import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.ts'

@@ -1,6 +1,5 @@
-// src/core/objects/bulk.ts: per-item outcomes of object writes, and the all-or-nothing rule of bulk calls
-import { isVaultError, type VaultError } from '../errors.ts'
-import { invalidRequest } from './errors.ts'
+// src/core/writes/bulk.ts: per-item outcomes of object writes, and the all-or-nothing rule of bulk calls
+import { invalidRequest, isVaultError, type VaultError } from '../errors.ts'
 
 /** One item of a bulk answer; `id` may be missing when the item failed before it had one. */
 export type ItemResult =

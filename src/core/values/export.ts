@@ -1,7 +1,6 @@
-// src/core/objects/export.ts: values sealed with the export key on list (export=true) and opened on import (export_key)
+// src/core/values/export.ts: values sealed with the export key on list (export=true) and opened on import (export_key)
 import { type ExportKeys, InvalidExportKeyError } from '../crypto/export-key.ts'
-import { VaultError } from '../errors.ts'
-import { invalidRequest } from './errors.ts'
+import { invalidRequest, VaultError } from '../errors.ts'
 
 type Fields = Record<string, unknown>
 
