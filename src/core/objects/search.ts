@@ -1,8 +1,8 @@
 // src/core/objects/search.ts: a search query (match, in, like) → store conditions, without decrypting the table
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { invalidRequest } from '../errors.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 import { invalidValue } from './errors.ts'
 import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
 import type { BuiltinColumn, SearchCondition } from './store.ts'

@@ -1,8 +1,8 @@
 // src/core/objects/values.ts: validates and normalizes an object body against its collection
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { isStorableTime, type Micros } from '../time.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 import { invalidValue } from './errors.ts'
 
 /** Built-in properties a body may write; `null` clears a nullable one. */

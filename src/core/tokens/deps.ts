@@ -7,11 +7,11 @@ import type { DeterministicIds } from '../crypto/deterministic-id.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { ExportKeys } from '../crypto/export-key.ts'
 import type { Ciphertexts } from '../crypto-api/ciphertext.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import type { ObjectsService } from '../objects/objects.ts'
 import type { StoredObjectReader } from '../objects/reader.ts'
 import type { PageSettings } from '../paging/pages.ts'
 import type { Store } from '../store.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 
 export type TokensSettings = Readonly<{
   /** SVC_DB_MAX_TOKEN_TAGS. */
