@@ -13,14 +13,6 @@ export function objectsNotFound(ids: readonly string[], maxLength = 64): VaultEr
   })
 }
 
-/** 400 ERR3002 naming the property, never the value. */
-export function invalidValue(property: string, why: string): VaultError {
-  return new VaultError('invalidPropertyValue', {
-    message: `The value of property ${property} is invalid: ${why}.`,
-    context: { property },
-  })
-}
-
 export function duplicateId(id: string): VaultError {
   return new VaultError('alreadyExists', {
     message: `An object with ID ${id} already exists.`,

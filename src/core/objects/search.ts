@@ -3,11 +3,10 @@ import { findProperty, type StoredCollection } from '../collections/collection.t
 import { propertyNotFound } from '../collections/errors.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { invalidRequest } from '../errors.ts'
-import { invalidValue } from './errors.ts'
+import { hasNul, invalidValue } from '../values/body.ts'
 import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
 import type { BuiltinColumn, SearchCondition } from './store.ts'
 import { type LikePattern, parseLike } from './substring.ts'
-import { hasNul } from './values.ts'
 
 export type ObjectsQuery = Readonly<{
   match?: Readonly<Record<string, unknown>>

@@ -6,6 +6,7 @@ import type { RequestContext } from '../context.ts'
 import { invalidRequest } from '../errors.ts'
 import { assertTenantAllowed } from '../iam/tenants.ts'
 import type { Micros } from '../time.ts'
+import { type ObjectInput, readObjectBody } from '../values/body.ts'
 import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from '../writes/bulk.ts'
 import { applyExpiry, type ExpiryChange, parseExpiration } from '../writes/expiration.ts'
 import type { ObjectsDeps } from './deps.ts'
@@ -22,7 +23,6 @@ import {
 } from './records.ts'
 import type { ObjectRecord } from './store.ts'
 import { applyUpdate, type UpdatePlan } from './update-apply.ts'
-import { type ObjectInput, readObjectBody } from './values.ts'
 import { commit, decodeBodies, sealChanges, type WriteOptions } from './writing.ts'
 
 type Fields = Record<string, unknown>

@@ -1,9 +1,17 @@
-// src/core/objects/values.ts: validates and normalizes an object body against its collection
+// src/core/values/body.ts: validates and normalizes an object body against its collection (object writes, tokenize fields)
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
+import { VaultError } from '../errors.ts'
 import { isStorableTime, type Micros } from '../time.ts'
-import { invalidValue } from './errors.ts'
+
+/** 400 ERR3002 naming the property, never the value. */
+export function invalidValue(property: string, why: string): VaultError {
+  return new VaultError('invalidPropertyValue', {
+    message: `The value of property ${property} is invalid: ${why}.`,
+    context: { property },
+  })
+}
 
 /** Built-in properties a body may write; `null` clears a nullable one. */
 export type BuiltinValues = {
