@@ -24,8 +24,15 @@ export type DatabaseOptions =
 
 export type Dialect = 'sqlite' | 'postgres'
 
-/** Called after every statement when SQL tracing is on (SVC_DB_TRACE_SQL, confvar trace_sql). */
-export type QueryObserver = (sql: string, durationMs: number) => void
+/**
+ * Called after every statement: SQL tracing (SVC_DB_TRACE_SQL, confvar trace_sql) and the tests
+ * of the SQL each engine runs. `parameters` hold values: tracing never logs them.
+ */
+export type QueryObserver = (
+  sql: string,
+  durationMs: number,
+  parameters: readonly unknown[],
+) => void
 
 export type OpenOptions = { readonly onQuery?: QueryObserver }
 
@@ -33,7 +40,8 @@ function kyselyLog(options: OpenOptions) {
   const { onQuery } = options
   if (onQuery === undefined) return undefined
   return (event: LogEvent) => {
-    if (event.level === 'query') onQuery(event.query.sql, event.queryDurationMillis)
+    if (event.level === 'query')
+      onQuery(event.query.sql, event.queryDurationMillis, event.query.parameters)
   }
 }
 
