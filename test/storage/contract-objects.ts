@@ -4,10 +4,11 @@ import { type IndexEntry, KeyTaken, type ObjectRecord } from '../../src/core/obj
 import type { Repos, Store } from '../../src/core/store.ts'
 import type { TestStore } from '../helpers/store.ts'
 
-const T0 = 1_700_000_000_000_000
+export const T0 = 1_700_000_000_000_000
 const digest = (n: number) => new Uint8Array(16).fill(n)
 
-function object(id: string, patch: Partial<ObjectRecord> = {}): ObjectRecord {
+/** An object row of `people` created at T0, changed by `patch`. */
+export function object(id: string, patch: Partial<ObjectRecord> = {}): ObjectRecord {
   return {
     collection: 'people',
     id,

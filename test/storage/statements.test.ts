@@ -1,33 +1,20 @@
 // test/storage/statements.test.ts: the exact SQL each engine runs for the hot statements (authentication, tokenize, object writes, searches)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ObjectFilter, ObjectRecord } from '../../src/core/objects/store.ts'
+import type { ObjectFilter } from '../../src/core/objects/store.ts'
 import type { Store } from '../../src/core/store.ts'
 import type { TokenRecord } from '../../src/core/tokens/store.ts'
 import { type DatabaseOptions, openDatabase } from '../../src/storage/database.ts'
 import { migrate } from '../../src/storage/migrate.ts'
 import { createSqlStore } from '../../src/storage/sql-store.ts'
 import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
+import { object, T0 } from './contract-objects.ts'
 import { HOT_STATEMENTS } from './statements.ts'
 
-const T0 = 1_700_000_000_000_000
 const bytes = (n: number) => new Uint8Array(4).fill(n)
 
-function object(id: string, createdAt: number, fields: string): ObjectRecord {
-  return {
-    collection: 'people',
-    id,
-    tenantId: undefined,
-    ownerId: undefined,
-    ownerCollection: undefined,
-    createdAt,
-    modifiedAt: createdAt,
-    expiresAt: undefined,
-    version: 1,
-    fields,
-    sealed: '{}',
-    digests: '{}',
-  }
-}
+/** An object row created (and last changed) at `createdAt`. */
+const row = (id: string, createdAt: number, fields: string) =>
+  object(id, { createdAt, modifiedAt: createdAt, fields })
 
 const token: TokenRecord = {
   rowId: 'r1',
@@ -72,10 +59,7 @@ function describeStatements(
       })
       await migrate(database.db, database.dialect)
       store = createSqlStore(database)
-      await store.objects.insert([
-        object('o1', T0 + 1, '{"age":30}'),
-        object('o2', T0 + 2, '{"age":31}'),
-      ])
+      await store.objects.insert([row('o1', T0 + 1, '{"age":30}'), row('o2', T0 + 2, '{"age":31}')])
       await store.searchIndex.insertIndex(entries('email', 1))
       await store.substring.replaceGrams(
         'people',
@@ -102,7 +86,7 @@ function describeStatements(
       await check('claimIds', () =>
         store.tokens.claimIds('cards', [{ tokenId: 't2', type: 'randomized' }]),
       )
-      const row = {
+      const event = {
         eventId: 'e1',
         time: T0,
         requestId: 'q1',
@@ -113,11 +97,11 @@ function describeStatements(
         status: 200,
         record: '{}',
       }
-      await check('auditInsert', () => store.audit.insert([row]))
+      await check('auditInsert', () => store.audit.insert([event]))
     })
 
     it('writes new objects, their entries and the substring queue row', async () => {
-      const rows = [object('n1', T0 + 5, '{}'), object('n2', T0 + 6, '{}')]
+      const rows = [row('n1', T0 + 5, '{}'), row('n2', T0 + 6, '{}')]
       await store
         .transaction(async (tx) => {
           await check('objectsInsert', () => tx.objects.insertNew(rows))

@@ -5,9 +5,8 @@ import type { Envelope } from '../crypto/envelope.ts'
 import { assertTenantAllowed } from '../iam/tenants.ts'
 import type { Store } from '../store.ts'
 import { formatNano } from '../time.ts'
-import { openObjects } from '../values/sealing.ts'
 import { objectsNotFound } from './errors.ts'
-import { isActive, parseValues } from './records.ts'
+import { isActive, recordValues } from './records.ts'
 import type { ObjectRecord } from './store.ts'
 
 type Values = Record<string, unknown>
@@ -58,16 +57,8 @@ export function createStoreObjectReader(deps: {
   readonly envelope: Envelope
 }): StoredObjectReader {
   function valuesOf(records: readonly ObjectRecord[]): Map<string, Values> {
-    const stored = records.map(parseValues)
-    const opened = openObjects(
-      deps.envelope,
-      records.map((r, i) => ({
-        collection: r.collection,
-        objectId: r.id,
-        sealed: stored[i]?.sealed ?? {},
-      })),
-    )
-    return new Map(records.map((r, i) => [r.id, { ...stored[i]?.fields, ...opened[i] }]))
+    const values = recordValues(deps.envelope, records)
+    return new Map(records.map((r, i) => [r.id, values[i] ?? {}]))
   }
 
   return {
@@ -81,19 +72,8 @@ export function createStoreObjectReader(deps: {
       if (missing.length > 0) throw objectsNotFound([...new Set(missing)], 100)
       const ordered = wanted.map((id) => active.get(id) as ObjectRecord)
       for (const row of ordered) assertTenantAllowed(ctx, row.tenantId)
-      const opened = openObjects(
-        deps.envelope,
-        ordered.map((row) => ({
-          collection: row.collection,
-          objectId: row.id,
-          sealed: JSON.parse(row.sealed) as Record<string, string>,
-        })),
-      )
-      return ordered.map((row, i) => ({
-        ...JSON.parse(row.fields),
-        ...opened[i],
-        ...builtins(row),
-      }))
+      const values = recordValues(deps.envelope, ordered)
+      return ordered.map((row, i) => ({ ...values[i], ...builtins(row) }))
     },
     async load(ctx, collection, rawIds) {
       const ids = [...new Set(rawIds.map((id) => id.toLowerCase()))]
