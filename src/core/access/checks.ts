@@ -1,4 +1,4 @@
-// src/core/access/checks.ts: the policy checks of object operations and their audit naming (iam.md §3–4)
+// src/core/access/checks.ts: the policy checks of data operations (objects, tokens) and their audit naming (iam.md §3–4)
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'

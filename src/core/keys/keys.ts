@@ -1,5 +1,4 @@
 // src/core/keys/keys.ts: key administration: rotate data keys, report rotation and re-encryption progress
-
 import type { RotationStatus } from '../../contract/keys.ts'
 import type { ControlCache } from '../cache.ts'
 import type { RequestContext } from '../context.ts'

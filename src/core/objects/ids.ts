@@ -1,6 +1,5 @@
-import { invalidRequest } from '../errors.ts'
-
 // src/core/objects/ids.ts: object IDs as callers send them: UUIDs, matched case-insensitively
+import { invalidRequest } from '../errors.ts'
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 

@@ -1,5 +1,4 @@
 // src/core/objects/reading.ts: get, list, search and count objects
-
 import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'

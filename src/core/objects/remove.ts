@@ -1,5 +1,4 @@
 // src/core/objects/remove.ts: delete objects: archive active ones, or remove archived ones for good (§3.8–3.9)
-
 import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'

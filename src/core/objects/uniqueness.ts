@@ -1,5 +1,4 @@
 // src/core/objects/uniqueness.ts: claiming unique values among active objects, race-free through a unique key
-
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
 import { isActive } from './records.ts'

@@ -1,5 +1,4 @@
 // src/core/objects/update.ts: update objects (one or a batch): values, built-ins, expiry, archive and restore
-
 import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'

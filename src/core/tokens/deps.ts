@@ -1,5 +1,4 @@
 // src/core/tokens/deps.ts: what the tokens service receives from the composition root
-
 import type { PolicyGate } from '../access/checks.ts'
 import type { AuditService } from '../audit/audit.ts'
 import type { CollectionsService } from '../collections/collections.ts'

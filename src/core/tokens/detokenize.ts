@@ -1,5 +1,4 @@
 // src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
-
 import { auditTouched, propertyChecks } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'

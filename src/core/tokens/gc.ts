@@ -1,5 +1,4 @@
 // src/core/tokens/gc.ts: garbage-collection collectors of archived tokens and unused transaction IDs
-
 import type { Store } from '../store.ts'
 import type { Collector, DeletionCount } from '../system/gc.ts'
 

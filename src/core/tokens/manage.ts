@@ -1,5 +1,4 @@
 // src/core/tokens/manage.ts: delete and rotate tokens, transaction IDs and counts (endpoints §4.5–4.8)
-
 import { auditTouched } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'

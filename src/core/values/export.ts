@@ -1,4 +1,4 @@
-// src/core/values/export.ts: values sealed with the export key on list (export=true) and opened on import (export_key)
+// src/core/values/export.ts: values sealed with the export key on list or export (export=true) and opened on import (export_key)
 import { type ExportKeys, InvalidExportKeyError } from '../crypto/export-key.ts'
 import { invalidRequest, VaultError } from '../errors.ts'
 

@@ -1,4 +1,4 @@
-// src/core/writes/bulk.ts: per-item outcomes of object writes, and the all-or-nothing rule of bulk calls
+// src/core/writes/bulk.ts: per-item outcomes of bulk writes (objects, token imports), and the all-or-nothing rule of bulk calls
 import { invalidRequest, isVaultError, type VaultError } from '../errors.ts'
 
 /** One item of a bulk answer; `id` may be missing when the item failed before it had one. */
