@@ -3,8 +3,15 @@
 // Run once per new format, review, and append to stored-formats.json by hand:
 //   npx node test/vectors/generate.ts > /tmp/vectors.json
 // Never regenerate vectors already in the file: they freeze bytes that data on disk depends on.
-import crypto, { hash } from 'node:crypto'
-import { syncBuiltinESMExports } from 'node:module'
+import { hash } from 'node:crypto'
+import { createLocalKms } from '../../src/core/crypto/kms.ts'
+import { hashApiKey } from '../../src/core/iam/api-keys.ts'
+import { exportValues } from '../../src/core/objects/export.ts'
+import { sealObjects } from '../../src/core/objects/sealing.ts'
+import { fingerprintOf } from '../../src/core/tokens/ids.ts'
+import { sealTokens } from '../../src/core/tokens/records.ts'
+import * as inputs from './inputs.ts'
+import { KMS_SEED, openVectorVault } from './vault.ts'
 
 /** The IV of the n-th sealed value: a fixed mix of arbitrary counters and ones that carry. */
 function ivOfSlot(slot: number): Buffer {
@@ -14,28 +21,14 @@ function ivOfSlot(slot: number): Buffer {
   return iv
 }
 
-// Today's code draws IVs from a pool filled by randomFillSync; the pool is filled in slot order.
+// Every sealed value (wrapped keys included) takes the next slots' IVs, in the order sealed.
 let slot = 0
-const realFill = crypto.randomFillSync
-crypto.randomFillSync = ((target: Buffer) => {
-  for (let offset = 0; offset < target.length; offset += 16) ivOfSlot(slot++).copy(target, offset)
-  return target
-}) as typeof realFill
-syncBuiltinESMExports()
-
-const { createLocalKms } = await import('../../src/core/crypto/kms.ts')
-const { sealObjects } = await import('../../src/core/objects/sealing.ts')
-const { sealTokens } = await import('../../src/core/tokens/records.ts')
-const { exportValues } = await import('../../src/core/objects/export.ts')
-const { fingerprintOf } = await import('../../src/core/tokens/ids.ts')
-const { hashApiKey } = await import('../../src/core/iam/api-keys.ts')
-const { KMS_SEED, openVectorVault } = await import('./vault.ts')
-const inputs = await import('./inputs.ts')
+const ivs = (count: number) => Buffer.concat(Array.from({ length: count }, () => ivOfSlot(slot++)))
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 const keyOf = (label: string) => hash('sha256', `strongroom vector key ${label}`, 'buffer')
 
-const kms = createLocalKms(KMS_SEED)
+const kms = createLocalKms(KMS_SEED, { ivs })
 const wrapKey = async (purpose: string, version: number) => {
   const key = keyOf(`${purpose} v${version}`)
   const wrapped = await kms.wrap(key, `data-key:${purpose}:${version}`)
@@ -51,7 +44,7 @@ const asRow = (k: { purpose: string; version: number; wrapped: string }) => ({
   ...k,
   wrapped: Buffer.from(k.wrapped, 'hex'),
 })
-const vault = await openVectorVault(dataKeys.map(asRow), exportWrapped)
+const vault = await openVectorVault(dataKeys.map(asRow), exportWrapped, ivs)
 
 const objectValues = inputs.OBJECTS.map((o) => ({
   ...o,

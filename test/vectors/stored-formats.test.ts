@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLocalKms } from '../../src/core/crypto/kms.ts'
 import { hashApiKey } from '../../src/core/iam/api-keys.ts'
-import { importValues } from '../../src/core/objects/export.ts'
+import { exportValues, importValues } from '../../src/core/objects/export.ts'
 import { runSealJob } from '../../src/core/objects/seal-job.ts'
-import { openObjects } from '../../src/core/objects/sealing.ts'
+import { openObjects, sealObjects } from '../../src/core/objects/sealing.ts'
 import { fingerprintOf } from '../../src/core/tokens/ids.ts'
-import { tokenBinding } from '../../src/core/tokens/records.ts'
+import { sealTokens, tokenBinding } from '../../src/core/tokens/records.ts'
 import { type CiphertextVector, ciphertextInputs } from './inputs.ts'
 import { openVectorVault, type VectorVault } from './vault.ts'
 
@@ -49,9 +49,9 @@ const vectors = JSON.parse(
 
 /**
  * The vectors were printed by generate.ts from the code of the day they were added, with fixed
- * data keys and IVs; they are never regenerated. Sealed values are checked both ways: the frozen
- * bytes open to their inputs (data on disk stays readable), and deterministic outputs (digests,
- * IDs, SIV ciphertexts, hashes) are recomputed equal.
+ * data keys and IVs; they are never regenerated. Every format is checked both ways: the frozen
+ * bytes open to their inputs (data on disk stays readable), and the same inputs with the same
+ * IVs seal or digest to the same bytes (nothing writes a variant the old code could not read).
  */
 const bytes = (hex: string) => Buffer.from(hex, 'hex')
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex')
@@ -62,9 +62,25 @@ const rowOf = (k: { purpose: string; version: number; wrapped: string }) => ({
 const v1Keys = vectors.dataKeys.filter((k) => k.version === 1)
 const rotatedKeys = vectors.dataKeys.filter((k) => k.version !== 1)
 
+/** The IVs the next seals take, in order: those of the frozen values being re-sealed. */
+const queued: Buffer[] = []
+function ivs(count: number): Buffer {
+  if (queued.length < count) throw new Error(`${count} IVs asked, ${queued.length} queued`)
+  return Buffer.concat(queued.splice(0, count))
+}
+/** Queues the IV at `offset` of each frozen sealed value. */
+function queueIvs(sealed: readonly Uint8Array[], offset: number): void {
+  for (const s of sealed) queued.push(Buffer.from(s.subarray(offset, offset + 16)))
+}
+/** Where the IV sits: after 0x01 ‖ key version (aead.ts), and the encrypt-API header before it. */
+const AEAD_IV = 5
+const CIPHERTEXT_IV = 2 + AEAD_IV
+const sealedOf = (objects: readonly SealedObject[]) =>
+  objects.flatMap((o) => Object.values(o.sealed).map((s) => Buffer.from(s, 'base64')))
+
 let vault: VectorVault
 beforeAll(async () => {
-  vault = await openVectorVault(v1Keys.map(rowOf), vectors.exportKey.wrapped)
+  vault = await openVectorVault(v1Keys.map(rowOf), vectors.exportKey.wrapped, ivs)
 })
 afterAll(() => vault.close())
 
@@ -126,12 +142,6 @@ describe('frozen stored formats: sealed values open to their inputs', () => {
 })
 
 describe('frozen stored formats: deterministic outputs are recomputed equal', () => {
-  it('deterministic encrypt-API ciphertexts (AES-SIV)', () => {
-    const deterministic = vectors.ciphertexts.filter((c) => c.type === 'deterministic')
-    const sealed = vault.ciphertexts.sealAll(ciphertextInputs(deterministic))
-    expect(sealed.map(hex)).toEqual(deterministic.map((c) => c.bytes))
-  })
-
   it('blind-index digests', () => {
     for (const b of vectors.blindDigests)
       expect(hex(vault.indexing.blindDigest(b.collection, b.property, b.value))).toBe(b.digest)
@@ -190,6 +200,58 @@ describe('frozen stored formats: deterministic outputs are recomputed equal', ()
   })
 })
 
+describe('frozen stored formats: the same inputs and IVs seal to the frozen bytes', () => {
+  it('wrapped data keys and the wrapped export key (local KMS)', async () => {
+    for (const k of vectors.dataKeys) {
+      queueIvs([bytes(k.wrapped)], AEAD_IV)
+      const wrapped = await vault.kms.wrap(bytes(k.key), `data-key:${k.purpose}:${k.version}`)
+      expect(hex(wrapped), `${k.purpose} v${k.version}`).toBe(k.wrapped)
+    }
+    const exportWrapped = Buffer.from(vectors.exportKey.wrapped, 'base64')
+    queueIvs([exportWrapped], AEAD_IV)
+    expect(hex(await vault.kms.wrap(bytes(vectors.exportKey.key), 'export-key'))).toBe(
+      hex(exportWrapped),
+    )
+  })
+
+  it('object values', () => {
+    queueIvs(sealedOf(vectors.objectValues), AEAD_IV)
+    expect(sealObjects(vault.envelope, vectors.objectValues)).toEqual(
+      vectors.objectValues.map((o) => o.sealed),
+    )
+  })
+
+  it('token data', () => {
+    queueIvs(
+      vectors.tokenData.map((t) => bytes(t.sealed)),
+      AEAD_IV,
+    )
+    expect(sealTokens(vault.envelope, vectors.tokenData).map(hex)).toEqual(
+      vectors.tokenData.map((t) => t.sealed),
+    )
+  })
+
+  it('encrypt-API ciphertexts, sealed in one call', () => {
+    const randomized = vectors.ciphertexts.filter((c) => c.type === 'randomized')
+    queueIvs(
+      randomized.map((c) => bytes(c.bytes)),
+      CIPHERTEXT_IV,
+    )
+    const sealed = vault.ciphertexts.sealAll(ciphertextInputs(vectors.ciphertexts))
+    expect(sealed.map(hex)).toEqual(vectors.ciphertexts.map((c) => c.bytes))
+  })
+
+  it('exported values', async () => {
+    for (const v of vectors.exportedValues) {
+      const values = Object.entries(v.exported).flatMap(([name, value]) =>
+        name !== 'id' && typeof value === 'string' ? [Buffer.from(value, 'base64')] : [],
+      )
+      queueIvs(values, AEAD_IV)
+      expect(await exportValues(vault.exportKeys, [v.fields])).toEqual([v.exported])
+    }
+  })
+})
+
 describe('frozen stored formats: a rotated key version', () => {
   it('opens values sealed under property version 2 beside version 1', async () => {
     await vault.addKeys(rotatedKeys.map(rowOf))
@@ -199,5 +261,10 @@ describe('frozen stored formats: a rotated key version', () => {
       Object.values(o.sealed).map((s) => vault.envelope.keyVersionOf(Buffer.from(s, 'base64'))),
     )
     expect(versions).toEqual([2])
+    queueIvs(sealedOf(vectors.rotatedObjectValues), AEAD_IV)
+    expect(sealObjects(vault.envelope, vectors.rotatedObjectValues)).toEqual(
+      vectors.rotatedObjectValues.map((o) => o.sealed),
+    )
+    expect(queued).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 // test/vectors/vault.ts: the real crypto modules over fixed data keys, for the frozen stored-format vectors
 
+import type { IvSource } from '../../src/core/crypto/aead.ts'
 import { createDeterministicCipher } from '../../src/core/crypto/deterministic.ts'
 import { createDeterministicIds } from '../../src/core/crypto/deterministic-id.ts'
 import { createEnvelope } from '../../src/core/crypto/envelope.ts'
@@ -20,17 +21,22 @@ export type WrappedKeyRow = Readonly<{ purpose: string; version: number; wrapped
 
 /**
  * A vault's crypto services as `core/services.ts` wires them, over a real (in-memory SQLite)
- * store holding the given wrapped data keys and wrapped export key: nothing is generated.
+ * store holding the given wrapped data keys and wrapped export key: nothing is generated. Every
+ * IV comes from `ivs`.
  */
-export async function openVectorVault(rows: readonly WrappedKeyRow[], exportKey: string) {
+export async function openVectorVault(
+  rows: readonly WrappedKeyRow[],
+  exportKey: string,
+  ivs: IvSource,
+) {
   const handle = await openTestStore()
   const { store } = handle
   for (const row of rows) await store.keys.insert({ ...row, createdAt: CLOCK() })
   await store.meta.set(EXPORT_KEY_META, exportKey, CLOCK())
-  const kms = createLocalKms(KMS_SEED)
+  const kms = createLocalKms(KMS_SEED, { ivs })
   const keyring = createKeyring({ store, kms, clock: CLOCK })
   await keyring.load()
-  const envelope = createEnvelope(keyring)
+  const envelope = createEnvelope(keyring, { ivs })
   const siv = createDeterministicCipher(keyring)
   return {
     kms,
@@ -40,7 +46,7 @@ export async function openVectorVault(rows: readonly WrappedKeyRow[], exportKey:
     indexing: createIndexing(envelope),
     // As core/services.ts wires the deterministic token IDs and hashes.
     ids: createDeterministicIds((use, data) => envelope.mac('deterministic', use, data)),
-    exportKeys: createExportKeys({ meta: store.meta, kms, clock: CLOCK, isMemory: false }),
+    exportKeys: createExportKeys({ meta: store.meta, kms, clock: CLOCK, isMemory: false, ivs }),
     /** Adds key rows (e.g. a rotated version) and reloads the keyring, as a rotation does. */
     async addKeys(more: readonly WrappedKeyRow[]) {
       for (const row of more) await store.keys.insert({ ...row, createdAt: CLOCK() })

@@ -3,6 +3,7 @@ import {
   type AeadKey,
   DecryptionError,
   deriveAeadKey,
+  type IvSource,
   keyVersionOf,
   openMany,
   sealMany,
@@ -53,7 +54,12 @@ export type ThreadKeys = Readonly<{
   macKeys: readonly Uint8Array[]
 }>
 
-export function createEnvelope(keyring: Keyring) {
+export type EnvelopeOptions = Readonly<{
+  /** Where sealed values' IVs come from: the thread's CSPRNG pool unless a test fixes them. */
+  ivs?: IvSource
+}>
+
+export function createEnvelope(keyring: Keyring, options: EnvelopeOptions = {}) {
   const aeadKeys = new WeakMap<Uint8Array, AeadKey>()
   const macs = new Map<string, Mac>()
 
@@ -61,7 +67,7 @@ export function createEnvelope(keyring: Keyring) {
     const dataKey = keyring.byVersion(purpose, version)
     let key = aeadKeys.get(dataKey)
     if (key === undefined) {
-      key = deriveAeadKey(dataKey, version)
+      key = deriveAeadKey(dataKey, version, options.ivs)
       aeadKeys.set(dataKey, key)
     }
     return key
