@@ -9,8 +9,9 @@ import type { Keyring } from './keyring.ts'
  *
  *   sealed = version (uint32 BE, always 1) ‖ V (16) ‖ C
  *   V ‖ C  = AES-SIV (RFC 5297, AEAD_AES_SIV_CMAC_512) under K = K1 ‖ K2 with the associated-data
- *            vector (version bytes, ...aad), i.e. V = S2V(K1; version, aad…, plaintext) and
- *            C = AES-256-CTR(K2, initial counter V with the top bits of bytes 8 and 12 cleared)
+ *            vector (version bytes, ...aad): V = S2V(K1; version, aad…, plaintext), and C is the
+ *            plaintext under AES-256-CTR(K2) from counter V with the top bits of bytes 8 and 12
+ *            cleared
  *   K1     = HKDF-SHA256(siv key, salt empty, info context ‖ 0x00 ‖ "s2v", 32 bytes)
  *   K2     = HKDF-SHA256(siv key, salt empty, info context ‖ 0x00 ‖ "ctr", 32 bytes)
  *

@@ -13,7 +13,7 @@ import { createMac, type Mac } from './mac.ts'
 
 /**
  * Associated data from a list of parts, each length-prefixed so that ("ab","c") and ("a","bc")
- * never collide.
+ * never collide: u32 BE byte length ‖ UTF-8 bytes, for each part in order (docs/adr/0004).
  */
 export function bindingOf(parts: readonly string[]): Buffer {
   let length = 0
@@ -73,6 +73,7 @@ export function createEnvelope(keyring: Keyring, options: EnvelopeOptions = {}) 
     return key
   }
 
+  /** HKDF-SHA256 of the purpose's key with the base64 text of the scope's binding as info. */
   const macKeyOf = (purpose: DerivationPurpose, scope: readonly string[]) =>
     keyring.derive(purpose, bindingOf(scope).toString('base64'))
 

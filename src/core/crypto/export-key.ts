@@ -26,7 +26,11 @@ export type ExportKeysDeps = Readonly<{
   ivs?: IvSource
 }>
 
-/** An exported value is bound to its property name only, so it can be imported into any object. */
+/**
+ * An exported value is the v1 AEAD (aead.ts) under the export key, key version 1, of the bytes the
+ * caller passes (the value's JSON text), bound to its property name only so it can be imported
+ * into any object: AAD = bindingOf(['export', property]).
+ */
 const binding = (property: string) => bindingOf(['export', property])
 
 export function createExportKeys(deps: ExportKeysDeps) {
