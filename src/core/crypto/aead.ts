@@ -15,7 +15,7 @@ import { createMac, type Mac } from './mac.ts'
  *   C      = P XOR the first |P| bytes of AES-256-ECB(K_enc, IV ‖ IV+1 ‖ IV+2 ‖ …), where IV+i is
  *            the IV read as a 128-bit big-endian integer plus i, modulo 2^128 (NIST SP 800-38A
  *            CTR with the standard whole-block increment; OpenSSL's aes-256-ctr gives equal bytes)
- *   T      = the first 16 bytes of HMAC-SHA256(K_mac, 0x01 ‖ version ‖ IV ‖ uint64 BE |AAD| ‖ AAD ‖ C)
+ *   T      = HMAC-SHA256(K_mac, 0x01 ‖ version ‖ IV ‖ uint64 BE |AAD| ‖ AAD ‖ C), first 16 bytes
  *   K_enc  = HKDF-SHA256(data key, salt empty, info "strongroom aead v1 enc", 32 bytes)
  *   K_mac  = HKDF-SHA256(data key, salt empty, info "strongroom aead v1 mac", 32 bytes)
  *
