@@ -4,6 +4,8 @@ import { createWriteStream, readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { createLogger, startupLogger } from './app-logger.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import type { Config } from './config.ts'
 import { describeConfig } from './config.ts'
@@ -29,6 +31,8 @@ export type App = {
   /** An Admin key generated on this start (SVC_GENERATE_SECRETS); shown once. */
   readonly newAdminKey: string | undefined
   readonly server: FastifyInstance
+  /** The service's logger; the server's request loggers are its children. */
+  readonly logger: Logger
   readonly services: Services
   readonly store: Store
   /** Starts listening; resolves to the address actually bound (port 0 picks a free port). */
@@ -99,30 +103,17 @@ async function auditSink(config: Config): Promise<AuditSink | 'database' | 'none
   return streamSink(createWriteStream(auditFile, { flags: 'a', mode: 0o600 }))
 }
 
-function loggerOptions(config: Config) {
-  const labels = {
-    customer_identifier: config.log.customerIdentifier || undefined,
-    customer_env: config.log.customerEnv || undefined,
-    customer_region: config.log.customerRegion || undefined,
-  }
-  return {
-    level: config.log.level,
-    base: labels,
-    // STYLE §9: never log credentials or values, whatever path they take.
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        '*.value',
-        '*.values',
-        '*.properties',
-        '*.plaintext',
-        '*.token',
-        '*.key',
-      ],
-      censor: '[redacted]',
+function serviceLogger(config: Config, isSilent: boolean): Promise<Logger> {
+  return createLogger({
+    level: isSilent ? 'silent' : config.log.level,
+    format: config.log.format,
+    destination: config.log.destination,
+    labels: {
+      customer_identifier: config.log.customerIdentifier || undefined,
+      customer_env: config.log.customerEnv || undefined,
+      customer_region: config.log.customerRegion || undefined,
     },
-    stream: config.log.destination === 'stderr' ? process.stderr : process.stdout,
-  }
+  })
 }
 
 /** `iam.toml` in the configuration directory (config.md §5), or undefined when there is none. */
@@ -158,6 +149,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
+  const logger = await serviceLogger(config, options.isLogSilent === true)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
   const kms = createKms(config.kms.uri, config.kms.seed, 'SVC_KMS')
@@ -246,7 +238,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
   })
   server = buildServer(services, {
-    logger: { ...loggerOptions(config), level: options.isLogSilent ? 'silent' : config.log.level },
+    logger,
     bodyLimitBytes: config.service.bodyLimitBytes,
     timeoutMs: config.service.timeoutMs,
     allowOrigins: config.service.allowOrigins,
@@ -267,6 +259,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     config,
     newAdminKey,
     server: app,
+    logger,
     services,
     store,
     async listen() {
@@ -327,6 +320,14 @@ function describeStore(config: Config): string {
       : `SQLite ${database.file}`
   }
   return 'none (stateless)'
+}
+
+/** Writes the start-up banner through the logger, one JSON object per line (see app-logger.ts). */
+export function logStartup(app: App, address: string): void {
+  const log = startupLogger(app.logger)
+  const [listening, ...rest] = describeStartup(app, address)
+  log.info({ address, version: VERSION }, listening)
+  for (const line of rest) log.info(line)
 }
 
 /** The start-up banner: where the node listens, which store it uses, and the dev Admin key. */

@@ -418,6 +418,62 @@ describe('backing store', () => {
   })
 })
 
+describe('logs, metrics and traces', () => {
+  it('logs JSON by default in both modes, pretty on request', () => {
+    expect(dev().log.format).toBe('json')
+    expect(server().log.format).toBe('json')
+    expect(dev({ SVC_LOG_FORMAT: 'pretty' }).log.format).toBe('pretty')
+    expect(problemsOf(() => dev({ SVC_LOG_FORMAT: 'xml' }))).toEqual([
+      'SVC_LOG_FORMAT: "xml" is not one of json, pretty',
+    ])
+  })
+
+  it('keeps no metrics unless a listener or a token is set', () => {
+    expect(dev().metrics).toEqual({ listen: undefined, token: '' })
+    const config = dev({ SVC_METRICS_LISTEN_ADDR: '127.0.0.1:9464', SVC_METRICS_TOKEN: 's3cret' })
+    expect(config.metrics).toEqual({ listen: { host: '127.0.0.1', port: 9464 }, token: 's3cret' })
+    expect(describeConfig(config).service).toMatchObject({
+      metrics_listen_addr: '127.0.0.1:9464',
+      metrics_token: '***',
+    })
+    expect(problemsOf(() => dev({ SVC_METRICS_LISTEN_ADDR: 'nowhere' }))[0]).toMatch(
+      /^SVC_METRICS_LISTEN_ADDR: "nowhere" is not host:port/,
+    )
+  })
+
+  it('exports traces only when an OTLP endpoint is set, to its /v1/traces path', () => {
+    expect(dev().tracing).toEqual({ url: '', headers: {}, serviceName: 'strongroom' })
+    const base = dev({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
+      OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Bearer%20abc, x-team = vault',
+      OTEL_SERVICE_NAME: 'vault-eu',
+    })
+    expect(base.tracing).toEqual({
+      url: 'http://127.0.0.1:4318/v1/traces',
+      headers: { authorization: 'Bearer abc', 'x-team': 'vault' },
+      serviceName: 'vault-eu',
+    })
+    const traces = dev({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.example/otlp/traces',
+    })
+    expect(traces.tracing.url).toBe('https://collector.example/otlp/traces')
+  })
+
+  it('refuses a malformed OTLP endpoint or headers without echoing the headers', () => {
+    const problems = problemsOf(() =>
+      dev({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'secret-token',
+      }),
+    )
+    expect(problems).toHaveLength(2)
+    expect(problems[0]).toMatch(/^OTEL_EXPORTER_OTLP_ENDPOINT: .* is not an http/)
+    expect(problems[1]).toMatch(/^OTEL_EXPORTER_OTLP_HEADERS: not a comma-separated list/)
+    expect(problems.join('\n')).not.toContain('secret-token')
+  })
+})
+
 describe('describeConfig', () => {
   const secrets = {
     SVC_BACKING_STORE: 'postgres',

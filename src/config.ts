@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { checkConfig, readConfig } from './config-sections.ts'
-import { createReader, type Source, tomlToVariables } from './config-values.ts'
+import { createReader, type ListenAddress, type Source, tomlToVariables } from './config-values.ts'
 
 export type DatabaseOptions =
   | { readonly kind: 'sqlite'; readonly file: string } // file ':memory:' for in-memory mode
@@ -89,6 +89,20 @@ export type Config = Readonly<{
     errorUrlBase: string
     bodyLimitBytes: number
   }>
+  /** SVC_METRICS_* (project-specific): where GET /metrics is served, and its credential. */
+  metrics: Readonly<{
+    /** A separate listener for /metrics only; undefined: none. */
+    listen: ListenAddress | undefined
+    /** Bearer token for /metrics; on the main port /metrics exists only when it is set. */
+    token: string
+  }>
+  /** OTEL_* (the OpenTelemetry names): spans are exported over OTLP/HTTP when `url` is set. */
+  tracing: Readonly<{
+    /** The traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+    url: string
+    headers: Readonly<Record<string, string>>
+    serviceName: string
+  }>
   features: Readonly<{
     encryption: boolean
     apiKeyHashing: boolean
@@ -103,6 +117,8 @@ export type Config = Readonly<{
   }>
   log: Readonly<{
     level: 'debug' | 'info' | 'warn' | 'error'
+    /** SVC_LOG_FORMAT (project-specific): one JSON object per line, or pino-pretty for humans. */
+    format: 'json' | 'pretty'
     destination: 'stdout' | 'stderr'
     auditEnable: boolean
     /** SVC_LOG_AUDIT_SINK (project-specific). */
@@ -142,6 +158,7 @@ const SECRET_VARIABLES = [
   'SVC_KMS_EXPORT_SEED',
   'SVC_SERVICE_ADMIN_API_KEY',
   'SVC_SERVICE_LICENSE',
+  'SVC_METRICS_TOKEN',
 ]
 
 const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SERVICE_LICENSE
@@ -167,7 +184,8 @@ const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SER
   FEATURES_ENCRYPTION FEATURES_API_KEY_HASHING FEATURES_POLICY_ENFORCEMENT FEATURES_MASK_LICENSE
   FEATURES_DISABLE_DOCS FEATURES_DISABLE_JAVASCRIPT FEATURES_DISABLE_IDP_JWKS
   FEATURES_DISABLE_CC_LUHN_VALIDATION FEATURES_ANTI_TAMPERING FEATURES_ANALYSIS
-  LOG_LEVEL LOG_DESTINATION LOG_AUDIT_ENABLE LOG_AUDIT_SINK LOG_AUDIT_FILE
+  METRICS_LISTEN_ADDR METRICS_TOKEN
+  LOG_LEVEL LOG_FORMAT LOG_DESTINATION LOG_AUDIT_ENABLE LOG_AUDIT_SINK LOG_AUDIT_FILE
   LOG_AUDIT_REMOTE_ADDR_ENABLE LOG_AUDIT_REMOTE_ADDR_XFF LOG_AUDIT_DISABLE_DELETE_TOKENS
   LOG_CUSTOMER_IDENTIFIER LOG_CUSTOMER_ENV LOG_CUSTOMER_REGION LOG_DATADOG_ENABLE SENTRY_ENABLE
   TLS_ENABLE TLS_SELFSIGNED TLS_CERT_FILE TLS_KEY_FILE
@@ -259,7 +277,11 @@ export function describeConfig(config: Config): Record<string, unknown> {
     kms: describeKms(config.kms, mask),
     log: describeLog(config.log),
     sentry: { enable: config.sentryEnable },
-    service: { ...describeService(config.service, hide), license: mask(config.license) },
+    service: {
+      ...describeService(config.service, hide),
+      license: mask(config.license),
+      ...describeMetrics(config.metrics, hide),
+    },
     tls: {
       cert_file: config.tls.certFile,
       enable: config.tls.enable,
@@ -342,6 +364,7 @@ function describeLog(log: Config['log']) {
     customer_region: log.customerRegion,
     datadog_enable: String(log.datadogEnable),
     level: log.level,
+    format: log.format,
     destination: log.destination,
     audit_enable: log.auditEnable,
     audit_sink: log.auditSink,
@@ -376,6 +399,15 @@ function describeService(service: Config['service'], hide: Mask) {
     api_key_expiration_secs: service.apiKeyExpirationSecs,
     error_url_base: service.errorUrlBase,
     body_limit_bytes: service.bodyLimitBytes,
+  }
+}
+
+function describeMetrics(metrics: Config['metrics'], hide: Mask) {
+  const { listen } = metrics
+  const host = listen?.host.includes(':') ? `[${listen.host}]` : listen?.host
+  return {
+    metrics_listen_addr: listen ? `${host}:${listen.port}` : '',
+    metrics_token: hide(metrics.token),
   }
 }
 

@@ -1,11 +1,12 @@
 // src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 import cors from '@fastify/cors'
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type FastifyServerOptions,
   LogController,
   type RouteHandlerMethod,
 } from 'fastify'
@@ -33,7 +34,8 @@ const { createServer } = process.getBuiltinModule('node:http')
 const { createServer: createHttpsServer } = process.getBuiltinModule('node:https')
 
 export type ServerOptions = Readonly<{
-  logger: FastifyServerOptions['logger']
+  /** The service's logger (app-logger.ts); requests log through its children, with `reqId`. */
+  logger: FastifyBaseLogger
   bodyLimitBytes: number
   timeoutMs: number
   allowOrigins: readonly string[]
@@ -66,8 +68,20 @@ const ROUTES: readonly RoutesPlugin[] = [
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
 
-/** Log levels at which each request is logged (`info` and finer). */
+/** Log levels at which each request is logged (`info` and finer); 5xx are logged at any level. */
 const LOGS_REQUESTS: ReadonlySet<string> = new Set(['info', 'debug', 'trace'])
+
+/**
+ * A client's X-Request-ID is used when it is 1 to 128 characters of letters, digits and
+ * `- _ . : + / =` (UUIDs, ULIDs, hex and base64 trace ids); anything else is replaced by a new
+ * UUID, so a log line or audit record never carries spaces, control characters or arbitrary size.
+ */
+const REQUEST_ID = /^[A-Za-z0-9._:+/=-]{1,128}$/
+
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id']
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+}
 
 type RoutePattern = { readonly method: string; readonly pattern: RegExp }
 
@@ -121,9 +135,9 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
 
 export function buildServer(services: Services, options: ServerOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger,
+    loggerInstance: options.logger,
     bodyLimit: options.bodyLimitBytes,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: {
       querystringParser: parseQuery,
@@ -194,16 +208,17 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
   })
 
   app.addHook('onResponse', (req, reply, done) => {
-    if (LOGS_REQUESTS.has(req.log.level)) {
-      req.log.info(
-        {
-          method: req.method,
-          route: req.routeOptions.url,
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime),
-        },
-        'request',
-      )
+    const status = reply.statusCode
+    if (status >= 500 || LOGS_REQUESTS.has(req.log.level)) {
+      const line = {
+        method: req.method,
+        route: req.routeOptions.url,
+        status,
+        ms: Math.round(reply.elapsedTime),
+      }
+      // A 4xx is the client's mistake, answered as designed: info. A 5xx is ours: error.
+      if (status >= 500) req.log.error(line, 'request')
+      else req.log.info(line, 'request')
     }
     done()
   })
