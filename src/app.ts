@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { createLogger, startupLogger } from './app-logger.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
+import { createTelemetry } from './app-telemetry.ts'
 import type { Config } from './config.ts'
 import { describeConfig } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
@@ -18,7 +19,7 @@ import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
 import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
-import { openDatabase, type QueryObserver } from './storage/database.ts'
+import { openDatabase, type PoolStats, type QueryObserver } from './storage/database.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -37,6 +38,8 @@ export type App = {
   readonly store: Store
   /** Starts listening; resolves to the address actually bound (port 0 picks a free port). */
   listen(): Promise<string>
+  /** Where the separate metrics listener (SVC_METRICS_LISTEN_ADDR) listens, once it does. */
+  readonly metricsAddress: string | undefined
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>
 }
@@ -62,7 +65,10 @@ function createKms(uri: string, seed: string, variable: string): Kms {
   return createLocalKms(seed)
 }
 
-async function openStore(config: Config, onQuery: QueryObserver): Promise<Store> {
+async function openStore(
+  config: Config,
+  onQuery: QueryObserver,
+): Promise<{ store: Store; poolStats?: () => PoolStats | undefined }> {
   if (config.database.kind === 'none') {
     throw new StartupError(
       'SVC_BACKING_STORE=none (stateless mode) is not implemented yet; use sqlite, postgres or memory.',
@@ -76,7 +82,7 @@ async function openStore(config: Config, onQuery: QueryObserver): Promise<Store>
     await database.db.destroy()
     throw error
   }
-  return createSqlStore(database)
+  return { store: createSqlStore(database), poolStats: database.poolStats }
 }
 
 /** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
@@ -150,19 +156,23 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
   const logger = await serviceLogger(config, options.isLogSilent === true)
+  const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
-  const kms = createKms(config.kms.uri, config.kms.seed, 'SVC_KMS')
+  const kms = telemetry.wrapKms(createKms(config.kms.uri, config.kms.seed, 'SVC_KMS'))
   const { exportUri, exportSeed } = config.kms
   const exportKms =
-    exportUri || exportSeed ? createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT') : undefined
-  const store = await openStore(config, (sql, ms) => {
+    exportUri || exportSeed
+      ? telemetry.wrapKms(createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT'))
+      : undefined
+  const { store, poolStats } = await openStore(config, (sql, ms, error) => {
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
+    telemetry.onQuery?.(sql, ms, error)
   })
   const services = createServices({
-    store,
+    store: telemetry.wrapStore(store),
     clock,
-    auditSink: await auditSink(config),
+    auditSink: telemetry.wrapAuditSink(await auditSink(config)),
     kms,
     exportKms,
     applyConfvars(values) {
@@ -248,8 +258,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     isDocsEnabled: !config.features.disableDocs,
     version: VERSION,
     tls,
+    metrics: telemetry.mainPortMetrics,
+    observer: telemetry.observer,
   })
+  telemetry.attach({ services, store, poolStats })
   const app = server
+  let metricsAddress: string | undefined
   await initializeIam(services, config, store)
   await services.cache.start()
   services.jobs.start()
@@ -264,11 +278,16 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     store,
     async listen() {
       const address = await app.listen({ host: config.service.host, port: config.service.port })
+      metricsAddress = await telemetry.listen()
       warmCompilersLater()
       return tls ? address.replace(/^http:/, 'https:') : address
     },
+    get metricsAddress() {
+      return metricsAddress
+    },
     async close() {
       await app.close()
+      await telemetry.close()
       await services.jobs.stop()
       await services.sealThread.stop()
       await services.reencryption.stop()
@@ -338,6 +357,7 @@ export function describeStartup(app: App, address: string): string[] {
     lines.push(
       `Generated Admin API key (shown once, kept in the data directory): ${app.newAdminKey}`,
     )
+  if (app.metricsAddress) lines.push(`Metrics: ${app.metricsAddress}/metrics`)
   if (config.devmode) lines.push(`Dev mode: the Admin API key is ${config.service.adminApiKey}`)
   else if (config.service.adminApiKeyIsDefault) {
     lines.push(

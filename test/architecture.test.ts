@@ -15,31 +15,37 @@ type Layer =
   | 'config'
   | 'cli'
   | 'client'
+  | 'telemetry'
 
 /** STYLE.md §3: the layers each layer must never import. */
 const FORBIDDEN: Record<Layer, readonly Layer[]> = {
-  contract: ['core', 'storage', 'sandbox', 'http', 'root', 'config', 'cli', 'client'],
-  core: ['http', 'storage', 'sandbox', 'cli', 'client', 'config', 'root'],
-  storage: ['http', 'sandbox', 'cli', 'client', 'config', 'root'],
-  sandbox: ['http', 'storage', 'cli', 'client', 'config', 'root', 'contract'],
-  http: ['storage', 'sandbox', 'cli', 'client', 'config', 'root'],
+  contract: ['core', 'storage', 'sandbox', 'http', 'root', 'config', 'cli', 'client', 'telemetry'],
+  core: ['http', 'storage', 'sandbox', 'cli', 'client', 'config', 'root', 'telemetry'],
+  storage: ['http', 'sandbox', 'cli', 'client', 'config', 'root', 'telemetry'],
+  sandbox: ['http', 'storage', 'cli', 'client', 'config', 'root', 'contract', 'telemetry'],
+  http: ['storage', 'sandbox', 'cli', 'client', 'config', 'root', 'telemetry'],
   root: ['cli', 'client'],
-  config: ['contract', 'core', 'storage', 'sandbox', 'http', 'root', 'cli', 'client'],
-  cli: ['core', 'storage', 'http', 'sandbox'],
-  client: ['core', 'storage', 'sandbox', 'http', 'root', 'config', 'cli'],
+  config: ['contract', 'core', 'storage', 'sandbox', 'http', 'root', 'cli', 'client', 'telemetry'],
+  cli: ['core', 'storage', 'http', 'sandbox', 'telemetry'],
+  client: ['core', 'storage', 'sandbox', 'http', 'root', 'config', 'cli', 'telemetry'],
+  // Metrics (prom-client) and traces (OpenTelemetry): adapters the composition root loads only
+  // when configured, fed through plain callbacks; they import nothing of the service.
+  telemetry: ['contract', 'core', 'storage', 'sandbox', 'http', 'root', 'config', 'cli', 'client'],
 }
 
 /** Packages (and node: modules) a layer may not use, whatever the layer table says. */
 const FORBIDDEN_PACKAGES: Record<Layer, RegExp | undefined> = {
   contract: /^(?!typebox(\/|$))/,
-  core: /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten)/,
-  storage: /^(fastify|@fastify\/|quickjs-emscripten)/,
-  sandbox: /^(fastify|@fastify\/|kysely|pg|node:sqlite)/,
-  http: /^(kysely|pg|node:sqlite|quickjs-emscripten)/,
-  root: undefined,
-  config: /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten)/,
-  cli: /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten)/,
+  core: /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten|prom-client|@opentelemetry\/)/,
+  storage: /^(fastify|@fastify\/|quickjs-emscripten|prom-client|@opentelemetry\/)/,
+  sandbox: /^(fastify|@fastify\/|kysely|pg|node:sqlite|prom-client|@opentelemetry\/)/,
+  http: /^(kysely|pg|node:sqlite|quickjs-emscripten|prom-client|@opentelemetry\/)/,
+  root: /^(prom-client|@opentelemetry\/)/,
+  config:
+    /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten|prom-client|@opentelemetry\/)/,
+  cli: /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten|prom-client|@opentelemetry\/)/,
   client: /^(?!typebox(\/|$))/,
+  telemetry: /^(fastify|@fastify\/|kysely|pg|node:sqlite|quickjs-emscripten)/,
 }
 
 /** node:crypto names every layer may use; cipher, HMAC and comparison stay in core/crypto. */
@@ -145,5 +151,7 @@ describe('architecture', () => {
     expect(FORBIDDEN[layerOf(join(SRC, 'core/objects/objects.ts'))]).toContain('storage')
     expect(FORBIDDEN_PACKAGES.contract?.test('kysely')).toBe(true)
     expect(FORBIDDEN_PACKAGES.contract?.test('typebox')).toBe(false)
+    expect(FORBIDDEN_PACKAGES.core?.test('prom-client')).toBe(true)
+    expect(FORBIDDEN_PACKAGES.http?.test('@opentelemetry/api')).toBe(true)
   })
 })

@@ -73,14 +73,15 @@ export function errorResponses(route: DocumentedRoute): Record<string, ResponseO
   const responses: Record<string, ResponseObject> = {}
   for (const name of documentedErrors(route)) {
     const { code, status, title } = ERRORS[name]
-    const response = (responses[String(status)] ??= {
-      description: '',
+    const examples: Record<string, unknown> =
+      responses[String(status)]?.content['application/json']?.examples ?? {}
+    const previous = responses[String(status)]?.description
+    responses[String(status)] = {
+      description: `${previous ? `${previous}\n` : ''}- \`${code}\` ${title}`,
       content: {
-        'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples: {} },
+        'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples },
       },
-    })
-    response.description += `${response.description ? '\n' : ''}- \`${code}\` ${title}`
-    const examples = response.content['application/json']?.examples ?? {}
+    }
     examples[name] = {
       summary: `${code}: ${title}`,
       value: { error_code: code, message: title, context: EXAMPLE_CONTEXT[name] ?? {} },

@@ -24,8 +24,11 @@ export type DatabaseOptions =
 
 export type Dialect = 'sqlite' | 'postgres'
 
-/** Called after every statement when SQL tracing is on (SVC_DB_TRACE_SQL, confvar trace_sql). */
-export type QueryObserver = (sql: string, durationMs: number) => void
+/**
+ * Called after every statement with its text (placeholders, never parameter values): SQL tracing
+ * (SVC_DB_TRACE_SQL, confvar trace_sql), statement spans and error counts.
+ */
+export type QueryObserver = (sql: string, durationMs: number, error?: unknown) => void
 
 export type OpenOptions = { readonly onQuery?: QueryObserver }
 
@@ -34,8 +37,12 @@ function kyselyLog(options: OpenOptions) {
   if (onQuery === undefined) return undefined
   return (event: LogEvent) => {
     if (event.level === 'query') onQuery(event.query.sql, event.queryDurationMillis)
+    else onQuery(event.query.sql, event.queryDurationMillis, event.error)
   }
 }
+
+/** Connections of the PostgreSQL pool (metrics); undefined before the pool exists. */
+export type PoolStats = { readonly total: number; readonly idle: number; readonly waiting: number }
 
 export type OpenDatabase = {
   readonly db: Kysely<Tables>
@@ -43,6 +50,8 @@ export type OpenDatabase = {
   readonly isMemory: boolean
   /** A short description for start-up logs, without secrets. */
   readonly description: string
+  /** PostgreSQL's pool counts; SQLite has no pool. */
+  readonly poolStats?: () => PoolStats | undefined
 }
 
 const STATEMENT_CACHE_SIZE = 500
@@ -152,9 +161,10 @@ function openPostgres(
 ): OpenDatabase {
   // Kysely creates the pool before the first query; pg (~35 modules) loads only then, so a
   // SQLite node never loads it.
+  let created: pg.Pool | undefined
   const pool = async () => {
     const { default: pg } = await import('pg')
-    const created = new pg.Pool({
+    created = new pg.Pool({
       host: options.host,
       port: options.port,
       database: options.database,
@@ -177,7 +187,9 @@ function openPostgres(
     log: kyselyLog(openOptions),
   })
   const description = `postgres ${options.user}@${options.host}:${options.port}/${options.database}`
-  return { db, dialect: 'postgres', isMemory: false, description }
+  const poolStats = () =>
+    created && { total: created.totalCount, idle: created.idleCount, waiting: created.waitingCount }
+  return { db, dialect: 'postgres', isMemory: false, description, poolStats }
 }
 
 export function openDatabase(
