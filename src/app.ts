@@ -287,12 +287,13 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
     async close() {
       await app.close()
-      await telemetry.close()
       await services.jobs.stop()
       await services.sealThread.stop()
       await services.reencryption.stop()
       await services.cache.stop()
       await store.close()
+      // Last: spans of the work stopped above are flushed too.
+      await telemetry.close()
     },
   }
 }

@@ -1,5 +1,5 @@
 // src/http/metrics.ts: GET /metrics (Prometheus text) on the main port or on its own listener
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import { constantTimeEqual, sha256 } from '../core/crypto/hash.ts'
 import { VaultError } from '../core/errors.ts'
 import { bearer } from './auth.ts'
@@ -39,7 +39,10 @@ export function buildMetricsServer(
   endpoint: MetricsEndpoint,
   logger: FastifyBaseLogger,
 ): FastifyInstance {
-  const app = Fastify({ loggerInstance: logger, disableRequestLogging: true })
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+  })
   registerMetrics(app, endpoint)
   app.setNotFoundHandler(async (req) => {
     throw new VaultError('routeNotFound', {

@@ -1,6 +1,7 @@
 // src/http/openapi.ts: GET /openapi.json (the OpenAPI 3.1 document of the route schemas) and the /docs page
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify'
 import { ErrorBody } from '../contract/errors.ts'
+import { OPERATIONS } from '../core/iam/operations.ts'
 import { compilersFactory } from './compilers.ts'
 import { describeRequirement, errorResponses } from './openapi-errors.ts'
 
@@ -61,9 +62,11 @@ function completeDocument(document: Document, routes: readonly RecordedRoute[]):
         hasInput: INPUTS.some((input) => schema[input] !== undefined),
       })
       operation.responses = { ...errors, ...operation.responses }
-      const requirement = describeRequirement(route.config?.operation)
-      operation.description = [operation.description, requirement].filter(Boolean).join('\n\n')
-      if (requirement === 'No credential needed.') operation.security = []
+      const name = route.config?.operation
+      operation.description = [operation.description, describeRequirement(name)]
+        .filter(Boolean)
+        .join('\n\n')
+      if (name !== undefined && OPERATIONS[name].kind === 'public') operation.security = []
     }
   }
   return document

@@ -101,7 +101,7 @@ const LOGS_REQUESTS: ReadonlySet<string> = new Set(['info', 'debug', 'trace'])
  */
 const REQUEST_ID = /^[A-Za-z0-9._:+/=-]{1,128}$/
 
-export function requestIdOf(req: IncomingMessage): string {
+function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id']
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
 }

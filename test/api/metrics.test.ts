@@ -1,5 +1,8 @@
 // test/api/metrics.test.ts: GET /metrics (Prometheus text) on the main port and on its own listener
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectError } from '../helpers/collections.ts'
 import { describeEngines } from '../helpers/engines.ts'
@@ -121,6 +124,25 @@ describe('metrics switched off or listener-only', () => {
       expect(res.status).toBe(200)
     } finally {
       await server.close()
+    }
+  })
+
+  it('counts the records of a file audit sink', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'strongroom-metrics-'))
+    const server = await startTestServer({
+      env: {
+        SVC_METRICS_TOKEN: TOKEN,
+        SVC_LOG_AUDIT_SINK: 'file',
+        SVC_LOG_AUDIT_FILE: join(dir, 'audit.log'),
+      },
+    })
+    try {
+      expect((await server.request('GET', `${API}/system/info/version`)).status).toBe(200)
+      const text = await (await server.request('GET', '/metrics', { token: TOKEN })).text()
+      expect(sample(text, 'strongroom_audit_records_total{sink="file",outcome="written"}')).toBe(1)
+    } finally {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })
