@@ -22,6 +22,11 @@ const MODES: Record<string, Record<string, string>> = {
   off: {},
   metrics: { SVC_METRICS_TOKEN: TOKEN },
   tracing: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp },
+  'tracing 10%': {
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: '0.1',
+  },
   both: { SVC_METRICS_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: otlp },
 }
 
@@ -35,10 +40,16 @@ const SCENARIOS = [
   },
 ]
 
-type Result = { rate: number; p99: number }
+/** `cpu`: µs of this process's CPU (node and load generator threads) per request. */
+type Result = { rate: number; p99: number; cpu: number }
 const results = new Map<string, Result[]>()
 
-async function measure(base: string, scenario: (typeof SCENARIOS)[number], seconds: number) {
+async function measure(
+  base: string,
+  scenario: (typeof SCENARIOS)[number],
+  seconds: number,
+): Promise<Result> {
+  const before = process.cpuUsage()
   const result = await autocannon({
     url: `${base}${scenario.path}`,
     method: scenario.method,
@@ -49,7 +60,10 @@ async function measure(base: string, scenario: (typeof SCENARIOS)[number], secon
     workers: 1,
   })
   if (result.non2xx + result.errors > 0) throw new Error(`${scenario.title}: failed calls`)
-  return { rate: result.requests.average, p99: result.latency.p99 }
+  const used = process.cpuUsage(before)
+  // The generator's share per request is the same in every mode, so differences are the node's.
+  const cpu = (used.user + used.system) / result.requests.total
+  return { rate: result.requests.average, p99: result.latency.p99, cpu }
 }
 
 console.log(
@@ -64,7 +78,7 @@ for (let round = 1; round <= ROUNDS; round++) {
       const key = `${scenario.title}|${mode}`
       results.set(key, [...(results.get(key) ?? []), result])
       console.log(
-        `round ${round}  ${mode.padEnd(8)} ${scenario.title.padEnd(28)} ${result.rate.toFixed(0).padStart(6)} req/s  p99 ${result.p99} ms`,
+        `round ${round}  ${mode.padEnd(11)} ${scenario.title.padEnd(28)} ${result.rate.toFixed(0).padStart(6)} req/s  p99 ${result.p99} ms  cpu ${result.cpu.toFixed(0)} µs/request`,
       )
     }
     if (mode === 'metrics' || mode === 'both') {
@@ -80,16 +94,24 @@ for (let round = 1; round <= ROUNDS; round++) {
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+const change = (value: number, base: number) => `${(((value - base) / base) * 100).toFixed(1)} %`
 console.log('\nmedian of the rounds (change against off)')
 for (const scenario of SCENARIOS) {
-  const off = median((results.get(`${scenario.title}|off`) ?? []).map((r) => r.rate))
+  const runsOf = (mode: string) => results.get(`${scenario.title}|${mode}`) ?? []
+  const off = runsOf('off')
   for (const mode of Object.keys(MODES)) {
-    const runs = results.get(`${scenario.title}|${mode}`) ?? []
-    const rate = median(runs.map((r) => r.rate))
-    const p99 = median(runs.map((r) => r.p99))
-    const change = mode === 'off' ? '' : ` (${(((rate - off) / off) * 100).toFixed(1)} %)`
+    const runs = runsOf(mode)
+    const [rate, p99, cpu] = [
+      median(runs.map((r) => r.rate)),
+      median(runs.map((r) => r.p99)),
+      median(runs.map((r) => r.cpu)),
+    ]
+    const versus =
+      mode === 'off'
+        ? ''
+        : ` (rate ${change(rate, median(off.map((r) => r.rate)))}, cpu ${change(cpu, median(off.map((r) => r.cpu)))})`
     console.log(
-      `${scenario.title.padEnd(28)} ${mode.padEnd(8)} ${rate.toFixed(0).padStart(6)} req/s${change}  p99 ${p99} ms`,
+      `${scenario.title.padEnd(28)} ${mode.padEnd(11)} ${rate.toFixed(0).padStart(6)} req/s  p99 ${p99} ms  cpu ${cpu.toFixed(0)} µs/request${versus}`,
     )
   }
 }

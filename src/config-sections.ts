@@ -1,6 +1,6 @@
 // src/config-sections.ts: reads each group of SVC_* settings through a Reader, with the mode defaults
 import { join } from 'node:path'
-import type { BackingStore, Config, DatabaseOptions } from './config.ts'
+import { type BackingStore, type Config, type DatabaseOptions, TRACES_SAMPLERS } from './config.ts'
 import {
   type ListenAddress,
   type Parsed,
@@ -249,6 +249,8 @@ function readTracing(read: Reader): Config['tracing'] {
     url: traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : ''),
     headers: readHeaders(read),
     serviceName: read.string('OTEL_SERVICE_NAME', 'strongroom'),
+    sampler: read.oneOf('OTEL_TRACES_SAMPLER', TRACES_SAMPLERS, 'parentbased_always_on'),
+    samplerRatio: read.number('OTEL_TRACES_SAMPLER_ARG', 1, { min: 0, max: 1 }),
   }
 }
 

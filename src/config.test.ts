@@ -442,13 +442,19 @@ describe('logs, metrics and traces', () => {
   })
 
   it('exports traces only when an OTLP endpoint is set, to its /v1/traces path', () => {
-    expect(dev().tracing).toEqual({ url: '', headers: {}, serviceName: 'strongroom' })
+    expect(dev().tracing).toEqual({
+      url: '',
+      headers: {},
+      serviceName: 'strongroom',
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+    })
     const base = dev({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
       OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Bearer%20abc, x-team = vault',
       OTEL_SERVICE_NAME: 'vault-eu',
     })
-    expect(base.tracing).toEqual({
+    expect(base.tracing).toMatchObject({
       url: 'http://127.0.0.1:4318/v1/traces',
       headers: { authorization: 'Bearer abc', 'x-team': 'vault' },
       serviceName: 'vault-eu',
@@ -458,6 +464,22 @@ describe('logs, metrics and traces', () => {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.example/otlp/traces',
     })
     expect(traces.tracing.url).toBe('https://collector.example/otlp/traces')
+  })
+
+  it('samples with the OpenTelemetry sampler names', () => {
+    const ratio = dev({
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    })
+    expect(ratio.tracing).toMatchObject({ sampler: 'parentbased_traceidratio', samplerRatio: 0.1 })
+    expect(
+      problemsOf(() => dev({ OTEL_TRACES_SAMPLER: 'sometimes', OTEL_TRACES_SAMPLER_ARG: '2' })),
+    ).toEqual([
+      expect.stringMatching(
+        /^OTEL_TRACES_SAMPLER: "sometimes" is not one of parentbased_always_on/,
+      ),
+      'OTEL_TRACES_SAMPLER_ARG: "2" is not a number from 0 to 1',
+    ])
   })
 
   it('refuses a malformed OTLP endpoint or headers without echoing the headers', () => {

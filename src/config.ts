@@ -23,6 +23,16 @@ export type DatabaseOptions =
 
 export type BackingStore = 'sqlite' | 'postgres' | 'memory' | 'none'
 
+export const TRACES_SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const
+export type TracesSampler = (typeof TRACES_SAMPLERS)[number]
+
 export type Config = Readonly<{
   devmode: boolean
   backingStore: BackingStore
@@ -102,6 +112,10 @@ export type Config = Readonly<{
     url: string
     headers: Readonly<Record<string, string>>
     serviceName: string
+    /** OTEL_TRACES_SAMPLER: which calls are traced (`parentbased_*` follow a caller's choice). */
+    sampler: TracesSampler
+    /** OTEL_TRACES_SAMPLER_ARG: the share of traces kept by the `*traceidratio` samplers. */
+    samplerRatio: number
   }>
   features: Readonly<{
     encryption: boolean

@@ -14,12 +14,23 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace'
 
 export type TracingOptions = Readonly<{
   url: string
   headers: Readonly<Record<string, string>>
   serviceName: string
+  /** The OTEL_TRACES_SAMPLER names. */
+  sampler: string
+  samplerRatio: number
   version: string
   /** `sqlite` or `postgresql` (the semantic conventions' db.system.name). */
   database: string
@@ -40,8 +51,19 @@ export type FinishedCall = Readonly<{
  * Other adapters (the sandbox) use `inSpan`. The request's span travels in an AsyncLocalStorage of
  * this module, not OpenTelemetry's global context, so nothing else in the process is affected.
  */
+/** The sampler OTEL_TRACES_SAMPLER names; a call that is not sampled costs almost nothing. */
+function samplerOf(name: string, ratio: number): Sampler {
+  const root = name.endsWith('always_off')
+    ? new AlwaysOffSampler()
+    : name.endsWith('traceidratio')
+      ? new TraceIdRatioBasedSampler(ratio)
+      : new AlwaysOnSampler()
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root
+}
+
 export function createTracing(options: TracingOptions) {
   const provider = new TracerProvider({
+    sampler: samplerOf(options.sampler, options.samplerRatio),
     resource: resourceFromAttributes({
       'service.name': options.serviceName,
       'service.version': options.version,

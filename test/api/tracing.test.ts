@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeEngines } from '../helpers/engines.ts'
 import { addCollection, addObject, objectsOf, PEOPLE } from '../helpers/objects.ts'
 import { API, startTestServer, type TestServer } from '../helpers/server.ts'
@@ -132,5 +132,21 @@ describeEngines('traces', (engine) => {
     expect(spans.length).toBeGreaterThan(5)
     for (const secret of [SECRET_NAME, SSN, 'pvaultauth', 'strongroom-dev-seed'])
       expect(exported).not.toContain(secret)
+  })
+})
+
+describe('traces sampled out', () => {
+  it('exports nothing with OTEL_TRACES_SAMPLER=always_off', async () => {
+    const receiver = await startReceiver()
+    try {
+      const server = await startTestServer({
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_off' },
+      })
+      expect((await server.request('GET', `${API}/system/info/version`)).status).toBe(200)
+      await server.close()
+      expect(spansOf(receiver.bodies)).toEqual([])
+    } finally {
+      await new Promise((done) => receiver.server.close(done))
+    }
   })
 })
