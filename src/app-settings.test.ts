@@ -1,7 +1,8 @@
 // src/app-settings.test.ts: coreSettings, the one mapping from configuration to core's settings
 import { describe, expect, it } from 'vitest'
 import { coreSettings } from './app-settings.ts'
-import { describeConfig, type Env, loadConfig } from './config.ts'
+import { type Env, loadConfig } from './config.ts'
+import { describeConfig } from './config-describe.ts'
 
 const FACTS = { workerId: 'w1', version: '9.9.9', vaultId: 'v1' }
 const settingsOf = (env: Env = {}) => {

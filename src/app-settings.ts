@@ -1,6 +1,6 @@
 // src/app-settings.ts: the one mapping from the configuration to the settings core receives
 import type { Config } from './config.ts'
-import { describeConfig } from './config.ts'
+import { describeConfig } from './config-describe.ts'
 import type { CoreSettings } from './core/services.ts'
 
 /** What the composition root knows at start besides the configuration. */

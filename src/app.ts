@@ -4,8 +4,11 @@ import { createWriteStream, readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { createLogger, startupLogger } from './app-logger.ts'
 import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
+import { createTelemetry } from './app-telemetry.ts'
 import type { Config } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
 import { createLocalKms, type Kms } from './core/crypto/kms.ts'
@@ -17,7 +20,7 @@ import { type Clock, systemClock } from './core/time.ts'
 import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
 import { openDatabase } from './storage/database.ts'
-import type { QueryObserver } from './storage/dialects/dialect.ts'
+import type { PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -30,10 +33,14 @@ export type App = {
   /** An Admin key generated on this start (SVC_GENERATE_SECRETS); shown once. */
   readonly newAdminKey: string | undefined
   readonly server: FastifyInstance
+  /** The service's logger; the server's request loggers are its children. */
+  readonly logger: Logger
   readonly services: Services
   readonly store: Store
   /** Starts listening; resolves to the address actually bound (port 0 picks a free port). */
   listen(): Promise<string>
+  /** Where the separate metrics listener (SVC_METRICS_LISTEN_ADDR) listens, once it does. */
+  readonly metricsAddress: string | undefined
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>
 }
@@ -59,7 +66,10 @@ function createKms(uri: string, seed: string, variable: string): Kms {
   return createLocalKms(seed)
 }
 
-async function openStore(config: Config, onQuery: QueryObserver): Promise<Store> {
+async function openStore(
+  config: Config,
+  onQuery: QueryObserver,
+): Promise<{ store: Store; poolStats?: () => PoolStats | undefined }> {
   if (config.database.kind === 'none') {
     throw new StartupError(
       'SVC_BACKING_STORE=none (stateless mode) is not implemented yet; use sqlite, postgres or memory.',
@@ -73,7 +83,7 @@ async function openStore(config: Config, onQuery: QueryObserver): Promise<Store>
     await database.db.destroy()
     throw error
   }
-  return createSqlStore(database)
+  return { store: createSqlStore(database), poolStats: database.poolStats }
 }
 
 /** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
@@ -100,30 +110,17 @@ async function auditSink(config: Config): Promise<AuditSink | 'database' | 'none
   return streamSink(createWriteStream(auditFile, { flags: 'a', mode: 0o600 }))
 }
 
-function loggerOptions(config: Config) {
-  const labels = {
-    customer_identifier: config.log.customerIdentifier || undefined,
-    customer_env: config.log.customerEnv || undefined,
-    customer_region: config.log.customerRegion || undefined,
-  }
-  return {
-    level: config.log.level,
-    base: labels,
-    // STYLE §9: never log credentials or values, whatever path they take.
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        '*.value',
-        '*.values',
-        '*.properties',
-        '*.plaintext',
-        '*.token',
-        '*.key',
-      ],
-      censor: '[redacted]',
+function serviceLogger(config: Config, isSilent: boolean): Promise<Logger> {
+  return createLogger({
+    level: isSilent ? 'silent' : config.log.level,
+    format: config.log.format,
+    destination: config.log.destination,
+    labels: {
+      customer_identifier: config.log.customerIdentifier || undefined,
+      customer_env: config.log.customerEnv || undefined,
+      customer_region: config.log.customerRegion || undefined,
     },
-    stream: config.log.destination === 'stderr' ? process.stderr : process.stdout,
-  }
+  })
 }
 
 /** `iam.toml` in the configuration directory (config.md §5), or undefined when there is none. */
@@ -159,19 +156,24 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
+  const logger = await serviceLogger(config, options.isLogSilent === true)
+  const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
-  const kms = createKms(config.kms.uri, config.kms.seed, 'SVC_KMS')
+  const kms = telemetry.wrapKms(createKms(config.kms.uri, config.kms.seed, 'SVC_KMS'))
   const { exportUri, exportSeed } = config.kms
   const exportKms =
-    exportUri || exportSeed ? createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT') : undefined
-  const store = await openStore(config, (sql, ms) => {
+    exportUri || exportSeed
+      ? telemetry.wrapKms(createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT'))
+      : undefined
+  const { store, poolStats } = await openStore(config, (sql, ms, parameters, error) => {
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
+    telemetry.onQuery?.(sql, ms, parameters, error)
   })
   const services = createServices({
-    store,
+    store: telemetry.wrapStore(store),
     clock,
-    auditSink: await auditSink(config),
+    auditSink: telemetry.wrapAuditSink(await auditSink(config)),
     kms,
     exportKms,
     applyConfvars(values) {
@@ -189,7 +191,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
   })
   server = buildServer(services, {
-    logger: { ...loggerOptions(config), level: options.isLogSilent ? 'silent' : config.log.level },
+    logger,
     bodyLimitBytes: config.service.bodyLimitBytes,
     timeoutMs: config.service.timeoutMs,
     allowOrigins: config.service.allowOrigins,
@@ -199,8 +201,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     isDocsEnabled: !config.features.disableDocs,
     version: VERSION,
     tls,
+    metrics: telemetry.mainPortMetrics,
+    observer: telemetry.observer,
   })
+  telemetry.attach({ services, store, poolStats })
   const app = server
+  let metricsAddress: string | undefined
   await initializeIam(services, config, store)
   await services.cache.start()
   services.jobs.start()
@@ -210,12 +216,17 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     config,
     newAdminKey,
     server: app,
+    logger,
     services,
     store,
     async listen() {
       const address = await app.listen({ host: config.service.host, port: config.service.port })
+      metricsAddress = await telemetry.listen()
       warmCompilersLater()
       return tls ? address.replace(/^http:/, 'https:') : address
+    },
+    get metricsAddress() {
+      return metricsAddress
     },
     async close() {
       await app.close()
@@ -224,6 +235,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       await services.reencryption.stop()
       await services.cache.stop()
       await store.close()
+      // Last: spans of the work stopped above are flushed too.
+      await telemetry.close()
     },
   }
 }
@@ -272,6 +285,14 @@ function describeStore(config: Config): string {
   return 'none (stateless)'
 }
 
+/** Writes the start-up banner through the logger, one JSON object per line (see app-logger.ts). */
+export function logStartup(app: App, address: string): void {
+  const log = startupLogger(app.logger)
+  const [listening, ...rest] = describeStartup(app, address)
+  log.info({ address, version: VERSION }, listening)
+  for (const line of rest) log.info(line)
+}
+
 /** The start-up banner: where the node listens, which store it uses, and the dev Admin key. */
 export function describeStartup(app: App, address: string): string[] {
   const { config } = app
@@ -280,6 +301,7 @@ export function describeStartup(app: App, address: string): string[] {
     lines.push(
       `Generated Admin API key (shown once, kept in the data directory): ${app.newAdminKey}`,
     )
+  if (app.metricsAddress) lines.push(`Metrics: ${app.metricsAddress}/metrics`)
   if (config.devmode) lines.push(`Dev mode: the Admin API key is ${config.service.adminApiKey}`)
   else if (config.service.adminApiKeyIsDefault) {
     lines.push(

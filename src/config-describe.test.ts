@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { dev } from '../test/helpers/config.ts'
-import { CONFIG_VARIABLES, type Config, describeConfig, type Env, loadConfig } from './config.ts'
+import { CONFIG_VARIABLES, type Config, type Env, loadConfig } from './config.ts'
+import { describeConfig } from './config-describe.ts'
 
 describe('describeConfig', () => {
   const secrets = {

@@ -15,6 +15,8 @@ type Layer =
   | 'config'
   | 'cli'
   | 'client'
+  | 'telemetry'
+  | 'telemetry'
 
 /** ARCHITECTURE.md, "Dependency rules": the other layers each layer may import. */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
@@ -23,11 +25,14 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   storage: ['core', 'contract'],
   sandbox: ['core'],
   http: ['core', 'contract'],
-  root: ['config', 'core', 'storage', 'sandbox', 'http'],
+  root: ['config', 'core', 'storage', 'sandbox', 'http', 'telemetry'],
   // Types only (checked below): config produces the DatabaseOptions storage declares.
   config: ['storage'],
   cli: ['client', 'contract', 'root', 'config'],
   client: ['contract'],
+  // Metrics (prom-client) and traces (OpenTelemetry): adapters the composition root loads only
+  // when configured, fed through plain callbacks; they import nothing of the service.
+  telemetry: [],
 }
 
 /** The packages each layer may load: a name (with its subpaths), or a prefix ending in : or /. */
@@ -37,10 +42,11 @@ const MAY_USE: Record<Layer, readonly string[]> = {
   storage: ['node:', 'kysely', 'pg'],
   sandbox: ['node:'],
   http: ['node:', 'fastify', '@fastify/', 'typebox'],
-  root: ['node:', 'fastify', 'selfsigned'],
+  root: ['node:', 'fastify', 'selfsigned', 'pino', 'pino-pretty'],
   config: ['node:', 'smol-toml'],
   cli: ['node:'],
   client: ['typebox'],
+  telemetry: ['node:', 'prom-client', '@opentelemetry/'],
 }
 
 /** Built-in modules only one layer may load, whatever its `node:` entry says. */
@@ -240,6 +246,8 @@ describe('architecture', () => {
     expect(isAllowedPackage('storage', 'node:sqlite')).toBe(true)
     expect(isAllowedPackage('contract', 'typebox/schema')).toBe(true)
     expect(isAllowedPackage('contract', 'typeboxer')).toBe(false)
+    expect(isAllowedPackage('core', 'prom-client')).toBe(false)
+    expect(isAllowedPackage('http', '@opentelemetry/api')).toBe(false)
     expect(MAY_IMPORT[layerOf(join(SRC, 'core/objects/objects.ts'))]).not.toContain('storage')
   })
 })

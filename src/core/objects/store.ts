@@ -156,8 +156,8 @@ export type SubstringRepo = {
    * `limit` objects, and at least one (an entry is never split).
    */
   pending(collection: string | undefined, limit: number): Promise<QueuedWrite[]>
-  /** Objects queued in a collection (an object queued by two writes counts twice). */
-  countPending(collection: string): Promise<number>
+  /** Objects queued in a collection, or in all (an object queued by two writes counts twice). */
+  countPending(collection?: string): Promise<number>
   /**
    * Replaces the n-grams of each object and deletes the queue entries `done` (their keys): the
    * entries the grams were computed for. A write queued meanwhile is another entry, left queued.

@@ -32,8 +32,24 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/encrypt/blob`,
     {
-      config: { operation: 'encrypt_blob' },
-      schema: { params: CollectionParams, querystring: EncryptBlobQuery },
+      config: {
+        operation: 'encrypt_blob',
+        errors: [
+          'collectionNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+          'payloadTooLarge',
+        ],
+      },
+      schema: {
+        operationId: 'crypto.encryptBlob',
+        summary: 'Encrypt a blob',
+        description:
+          'Encrypts the raw request body as a value of a BLOB property and answers the raw ciphertext.',
+        tags: ['Crypto'],
+        params: CollectionParams,
+        querystring: EncryptBlobQuery,
+      },
     },
     async (req, reply) => {
       const { prop, type, scope, tags, expiration_secs: expiration } = req.query
@@ -51,8 +67,23 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/decrypt/blob`,
     {
-      config: { operation: 'decrypt_blob' },
-      schema: { params: CollectionParams, querystring: DecryptBlobQuery },
+      config: {
+        operation: 'decrypt_blob',
+        errors: [
+          'collectionNotFound',
+          'propertyNotFound',
+          'encryptedObjectArchived',
+          'payloadTooLarge',
+        ],
+      },
+      schema: {
+        operationId: 'crypto.decryptBlob',
+        summary: 'Decrypt a blob',
+        description: 'Decrypts a raw blob ciphertext and answers the raw bytes.',
+        tags: ['Crypto'],
+        params: CollectionParams,
+        querystring: DecryptBlobQuery,
+      },
     },
     async (req, reply) => {
       const { prop, scope } = req.query
@@ -74,8 +105,21 @@ export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     OBJECTS,
     {
-      config: { operation: 'encrypt' },
+      config: {
+        operation: 'encrypt',
+        errors: [
+          'collectionNotFound',
+          'objectNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+        ],
+      },
       schema: {
+        operationId: 'crypto.encrypt',
+        summary: 'Encrypt',
+        description:
+          'Encrypts objects (given values or stored objects) into ciphertexts bound to the collection, in request order. Atomic.',
+        tags: ['Crypto'],
         params: CollectionParams,
         querystring: EncryptQuery,
         body: Type.Array(EncryptionRequest),
@@ -89,8 +133,20 @@ export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
   app.patch(
     OBJECTS,
     {
-      config: { operation: 'update_encrypted' },
+      config: {
+        operation: 'update_encrypted',
+        errors: [
+          'collectionNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+          'encryptedObjectArchived',
+        ],
+      },
       schema: {
+        operationId: 'crypto.updateEncrypted',
+        summary: 'Update encrypted objects',
+        description: 'Decrypts ciphertexts, applies the given fields and answers new ciphertexts.',
+        tags: ['Crypto'],
         params: CollectionParams,
         querystring: UpdateEncryptedQuery,
         body: Type.Array(UpdateEncryptionRequest),
@@ -109,8 +165,16 @@ export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/decrypt/objects`,
     {
-      config: { operation: 'decrypt' },
+      config: {
+        operation: 'decrypt',
+        errors: ['collectionNotFound', 'propertyNotFound', 'encryptedObjectArchived'],
+      },
       schema: {
+        operationId: 'crypto.decrypt',
+        summary: 'Decrypt',
+        description:
+          'Answers the fields of ciphertexts, optionally transformed, with their metadata on request.',
+        tags: ['Crypto'],
         params: CollectionParams,
         querystring: DecryptQuery,
         body: Type.Array(DecryptionRequest),
@@ -130,8 +194,20 @@ export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/hash/objects`,
     {
-      config: { operation: 'hash_objects' },
+      config: {
+        operation: 'hash_objects',
+        errors: [
+          'collectionNotFound',
+          'objectNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+        ],
+      },
       schema: {
+        operationId: 'crypto.hashObjects',
+        summary: 'Hash objects',
+        description: 'Answers the deterministic token ID of each input without storing anything.',
+        tags: ['Crypto'],
         params: CollectionParams,
         querystring: DataQuery,
         body: Type.Array(HashObjectRequest),

@@ -30,7 +30,15 @@ export const dataTypesRoutes: RoutesPlugin = async (app, { services }) => {
     BASE,
     {
       config: { operation: 'list_types' },
-      schema: { querystring: DataTypesQuery, response: { 200: Type.Array(DataType) } },
+      schema: {
+        operationId: 'customDataTypes.listDataTypes',
+        summary: 'List data types',
+        description:
+          'Lists the custom data types, and the built-in ones with `options=show_builtins`.',
+        tags: ['Data types'],
+        querystring: DataTypesQuery,
+        response: { 200: Type.Array(DataType) },
+      },
     },
     async (req) => {
       const showBuiltins = req.query.options?.includes('show_builtins') === true
@@ -42,8 +50,12 @@ export const dataTypesRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/:type`,
     {
-      config: { operation: 'get_type' },
+      config: { operation: 'get_type', errors: ['dataTypeNotFound'] },
       schema: {
+        operationId: 'customDataTypes.getDataType',
+        summary: 'Get a data type',
+        description: 'Answers one built-in or custom data type.',
+        tags: ['Data types'],
         params: DataTypeParams,
         querystring: CustomAuditQuery,
         response: { 200: DataType },

@@ -84,13 +84,15 @@ export type IdQuery = SelectQueryBuilder<
 >
 
 /**
- * Called after every statement: SQL tracing (SVC_DB_TRACE_SQL, confvar trace_sql) and the tests
- * of the SQL each engine runs. `parameters` hold values: tracing never logs them.
+ * Called after every statement, with its error when it failed: SQL tracing (SVC_DB_TRACE_SQL,
+ * confvar trace_sql), statement spans, error counts and the tests of the SQL each engine runs.
+ * `parameters` hold values: tracing, spans and metrics never use them.
  */
 export type QueryObserver = (
   sql: string,
   durationMs: number,
   parameters: readonly unknown[],
+  error?: unknown,
 ) => void
 
 export type OpenOptions = { readonly onQuery?: QueryObserver }
@@ -102,6 +104,7 @@ export function kyselyLog(options: OpenOptions) {
   return (event: LogEvent) => {
     if (event.level === 'query')
       onQuery(event.query.sql, event.queryDurationMillis, event.query.parameters)
+    else onQuery(event.query.sql, event.queryDurationMillis, event.query.parameters, event.error)
   }
 }
 
@@ -111,4 +114,9 @@ export type OpenDatabase = {
   readonly isMemory: boolean
   /** A short description for start-up logs, without secrets. */
   readonly description: string
+  /** PostgreSQL's pool counts (metrics); SQLite has no pool. */
+  readonly poolStats?: () => PoolStats | undefined
 }
+
+/** Connections of the PostgreSQL pool; undefined before the pool exists. */
+export type PoolStats = { readonly total: number; readonly idle: number; readonly waiting: number }

@@ -53,9 +53,10 @@ export function openPostgres(
 ): OpenDatabase {
   // Kysely creates the pool before the first query; pg (~35 modules) loads only then, so a
   // SQLite node never loads it.
+  let created: pg.Pool | undefined
   const pool = async () => {
     const { default: pg } = await import('pg')
-    const created = new pg.Pool({
+    created = new pg.Pool({
       host: options.host,
       port: options.port,
       database: options.database,
@@ -78,7 +79,9 @@ export function openPostgres(
     log: kyselyLog(openOptions),
   })
   const description = `postgres ${options.user}@${options.host}:${options.port}/${options.database}`
-  return { db, dialect: postgresDialect, isMemory: false, description }
+  const poolStats = () =>
+    created && { total: created.totalCount, idle: created.idleCount, waiting: created.waitingCount }
+  return { db, dialect: postgresDialect, isMemory: false, description, poolStats }
 }
 
 const names = (shape: RowsShape) => shape.columns.map(([name]) => name).join(', ')

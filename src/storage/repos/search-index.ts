@@ -222,7 +222,7 @@ export function createSubstringRepo(db: Kysely<Tables>, dialect: SqlDialect): Su
       const row = await db
         .selectFrom('substring_queue')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('object_count'), eb.lit(0)).as('n'))
-        .where('collection', '=', collection)
+        .$if(collection !== undefined, (query) => query.where('collection', '=', collection ?? ''))
         .executeTakeFirst()
       return Number(row?.n ?? 0)
     },
