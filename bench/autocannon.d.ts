@@ -13,7 +13,8 @@ declare module 'autocannon' {
   }
   export type Histogram = { average: number; p50: number; p99: number }
   export type Result = {
-    requests: Histogram
+    /** `total`: requests answered over the whole run. */
+    requests: Histogram & { total: number }
     latency: Histogram
     non2xx: number
     errors: number

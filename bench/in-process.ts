@@ -19,9 +19,9 @@ export type InProcessNode = {
 
 /**
  * Starts a dev-mode node (audit to the database table) on a free port and creates `people`
- * (PERSONS: name, ssn, email, all encrypted).
+ * (PERSONS: name, ssn, email, all encrypted). `env` adds settings (bench/telemetry.ts).
  */
-export async function startInProcess(): Promise<InProcessNode> {
+export async function startInProcess(env: Record<string, string> = {}): Promise<InProcessNode> {
   // A fresh data directory each run (the SQLite store's file), removed on close.
   const dataDir = mkdtempSync(join(tmpdir(), 'strongroom-bench-'))
   const config = loadConfig(
@@ -31,6 +31,7 @@ export async function startInProcess(): Promise<InProcessNode> {
       SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
       SVC_LOG_LEVEL: 'error',
       SVC_LOG_AUDIT_SINK: 'database',
+      ...env,
     },
     { devmode: true, files: false },
   )

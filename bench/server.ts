@@ -92,7 +92,7 @@ function waitForListening(child: ChildProcess): Promise<string> {
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString()
-      const match = /listening on (\S+)/.exec(output)
+      const match = /"address":"([^"]+)"/.exec(output)
       if (match?.[1]) resolve(match[1])
     })
     child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk))

@@ -4,9 +4,12 @@ import { createWriteStream, readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { createLogger, startupLogger } from './app-logger.ts'
+import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
+import { createTelemetry } from './app-telemetry.ts'
 import type { Config } from './config.ts'
-import { describeConfig } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
 import { createLocalKms, type Kms } from './core/crypto/kms.ts'
 import { isVaultError } from './core/errors.ts'
@@ -18,7 +21,8 @@ import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
 import { createOutbound } from './sandbox/outbound.ts'
 import { createQuickJsSandbox } from './sandbox/quickjs-sandbox.ts'
-import { openDatabase, type QueryObserver } from './storage/database.ts'
+import { openDatabase } from './storage/database.ts'
+import type { PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -31,10 +35,14 @@ export type App = {
   /** An Admin key generated on this start (SVC_GENERATE_SECRETS); shown once. */
   readonly newAdminKey: string | undefined
   readonly server: FastifyInstance
+  /** The service's logger; the server's request loggers are its children. */
+  readonly logger: Logger
   readonly services: Services
   readonly store: Store
   /** Starts listening; resolves to the address actually bound (port 0 picks a free port). */
   listen(): Promise<string>
+  /** Where the separate metrics listener (SVC_METRICS_LISTEN_ADDR) listens, once it does. */
+  readonly metricsAddress: string | undefined
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>
 }
@@ -60,7 +68,10 @@ function createKms(uri: string, seed: string, variable: string): Kms {
   return createLocalKms(seed)
 }
 
-async function openStore(config: Config, onQuery: QueryObserver): Promise<Store> {
+async function openStore(
+  config: Config,
+  onQuery: QueryObserver,
+): Promise<{ store: Store; poolStats?: () => PoolStats | undefined }> {
   if (config.database.kind === 'none') {
     throw new StartupError(
       'SVC_BACKING_STORE=none (stateless mode) is not implemented yet; use sqlite, postgres or memory.',
@@ -74,7 +85,7 @@ async function openStore(config: Config, onQuery: QueryObserver): Promise<Store>
     await database.db.destroy()
     throw error
   }
-  return createSqlStore(database)
+  return { store: createSqlStore(database), poolStats: database.poolStats }
 }
 
 /** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
@@ -101,30 +112,17 @@ async function auditSink(config: Config): Promise<AuditSink | 'database' | 'none
   return streamSink(createWriteStream(auditFile, { flags: 'a', mode: 0o600 }))
 }
 
-function loggerOptions(config: Config) {
-  const labels = {
-    customer_identifier: config.log.customerIdentifier || undefined,
-    customer_env: config.log.customerEnv || undefined,
-    customer_region: config.log.customerRegion || undefined,
-  }
-  return {
-    level: config.log.level,
-    base: labels,
-    // STYLE §9: never log credentials or values, whatever path they take.
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        '*.value',
-        '*.values',
-        '*.properties',
-        '*.plaintext',
-        '*.token',
-        '*.key',
-      ],
-      censor: '[redacted]',
+function serviceLogger(config: Config, isSilent: boolean): Promise<Logger> {
+  return createLogger({
+    level: isSilent ? 'silent' : config.log.level,
+    format: config.log.format,
+    destination: config.log.destination,
+    labels: {
+      customer_identifier: config.log.customerIdentifier || undefined,
+      customer_env: config.log.customerEnv || undefined,
+      customer_region: config.log.customerRegion || undefined,
     },
-    stream: config.log.destination === 'stderr' ? process.stderr : process.stdout,
-  }
+  })
 }
 
 /** `iam.toml` in the configuration directory (config.md §5), or undefined when there is none. */
@@ -160,14 +158,19 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
+  const logger = await serviceLogger(config, options.isLogSilent === true)
+  const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
-  const kms = createKms(config.kms.uri, config.kms.seed, 'SVC_KMS')
+  const kms = telemetry.wrapKms(createKms(config.kms.uri, config.kms.seed, 'SVC_KMS'))
   const { exportUri, exportSeed } = config.kms
   const exportKms =
-    exportUri || exportSeed ? createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT') : undefined
-  const store = await openStore(config, (sql, ms) => {
+    exportUri || exportSeed
+      ? telemetry.wrapKms(createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT'))
+      : undefined
+  const { store, poolStats } = await openStore(config, (sql, ms, parameters, error) => {
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
+    telemetry.onQuery?.(sql, ms, parameters, error)
   })
   const outbound = createOutbound()
   // Worker threads start on the first call of bundle code, not here (cold start stays the same).
@@ -179,11 +182,11 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     log: ({ bundle, text }) => server?.log.debug({ bundle }, `bundle: ${text}`),
   })
   const services = createServices({
-    store,
+    store: telemetry.wrapStore(store),
     clock,
     sandbox,
     outbound,
-    auditSink: await auditSink(config),
+    auditSink: telemetry.wrapAuditSink(await auditSink(config)),
     kms,
     exportKms,
     applyConfvars(values) {
@@ -191,82 +194,17 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       if (server && level && !options.isLogSilent) server.log.level = level
       isTracingSql = values.get('trace_sql') === 'true'
     },
-    settings: {
-      adminApiKey: config.service.adminApiKey,
-      adminMayReadData: config.service.adminMayReadData,
-      policyEnforcement: config.features.policyEnforcement,
-      iam: {
-        overrideAdminApiKeyOnRestart: config.service.overrideAdminApiKeyOnRestart,
-        apiKeyExpirationSecs: config.service.apiKeyExpirationSecs,
-        allowJwksUri: !config.features.disableIdpJwks,
-        setIamOnStartOnly: config.service.setIamOnStartOnly,
-      },
-      forceAccessReason: config.service.forceAccessReason,
-      cacheRefreshIntervalMs: config.service.cacheRefreshIntervalMs,
-      worker: {
-        id: randomUUID(),
-        priority: config.service.workerPriority,
-        components: config.service.components,
-      },
+    settings: coreSettings(config, {
+      workerId: randomUUID(),
       version: VERSION,
       vaultId: await vaultId(store, clock()),
-      configuration: describeConfig(config),
-      license: { key: config.license, isMasked: config.features.maskLicense },
-      audit: {
-        isEnabled: config.log.auditEnable,
-        includeRemoteAddr: config.log.auditRemoteAddrEnable,
-        skipDeleteTokens: config.log.auditDisableDeleteTokens,
-      },
-      confvarDefaults: { logLevel: config.log.level, traceSql: config.db.traceSql },
-      typeLimits: {
-        maxStringLength: config.db.maxStringLength,
-        maxBlobLength: config.db.maxBlobLength,
-        isLuhnCheckEnabled: !config.features.disableCcLuhnValidation,
-      },
-      isEncryptionEnabled: config.features.encryption,
-      objects: {
-        defaultPageSize: config.service.defaultPageSize,
-        maxPageSize: config.service.maxPageSize,
-        maxRemainingCount: config.service.maxPaginationRemainingCount,
-        expiration: {
-          associatedSecs: config.expiration.associatedObjectsSecs,
-          unassociatedSecs: config.expiration.unassociatedObjectsSecs,
-        },
-        substringDrainLimit: 2000,
-      },
-      lifecycle: {
-        gcRetentionMs: config.db.gcRetentionPeriodMs,
-        gcBatchSize: config.db.gcBatchSize,
-        pruneIntervalMs: config.service.archivePruneIntervalMs,
-        pruneTimeoutMs: config.service.archivePruneTimeoutMs,
-        substringRefreshMs: config.service.substringIndexRefreshIntervalMs,
-      },
-      code: {
-        isJavascriptDisabled: config.features.disableJavascript,
-        httpCallRole: config.service.actionsHttpCallRole,
-        allowedHttpDestinations: config.service.allowedHttpDestinations,
-        allowedPciHttpDestinations: config.service.allowedPciHttpDestinations,
-        maxResponseBytes: config.sandbox.maxResultBytes,
-      },
-      crypto: {
-        maxItems: config.service.maxPageSize,
-        maxTags: config.db.maxTokenTags,
-        maxBlobLength: config.db.maxBlobLength,
-        tokenExpirationSecs: config.expiration.tokensSecs,
-      },
-      reencryption: {
-        batchSize: config.kms.reencryptBatchSize,
-        pauseMs: config.kms.reencryptPauseMs,
-        settleMs: config.service.cacheRefreshIntervalMs + config.service.timeoutMs,
-        pollMs: config.service.cacheRefreshIntervalMs || 5_000,
-      },
-    },
+    }),
     onJobError(job, error) {
       server?.log.error({ err: error, job }, 'background job failed')
     },
   })
   server = buildServer(services, {
-    logger: { ...loggerOptions(config), level: options.isLogSilent ? 'silent' : config.log.level },
+    logger,
     bodyLimitBytes: config.service.bodyLimitBytes,
     timeoutMs: config.service.timeoutMs,
     allowOrigins: config.service.allowOrigins,
@@ -276,8 +214,12 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     isDocsEnabled: !config.features.disableDocs,
     version: VERSION,
     tls,
+    metrics: telemetry.mainPortMetrics,
+    observer: telemetry.observer,
   })
+  telemetry.attach({ services, store, poolStats })
   const app = server
+  let metricsAddress: string | undefined
   await initializeIam(services, config, store)
   await services.cache.start()
   services.jobs.start()
@@ -287,15 +229,20 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     config,
     newAdminKey,
     server: app,
+    logger,
     services,
     store,
     async listen() {
       const address = await app.listen({ host: config.service.host, port: config.service.port })
+      metricsAddress = await telemetry.listen()
       warmCompilersLater()
       // A node that has bundles starts a sandbox worker once it serves, so the first call of
       // their code does not wait for one.
       if (services.bundles.registry.count() > 0) sandbox.warm()
       return tls ? address.replace(/^http:/, 'https:') : address
+    },
+    get metricsAddress() {
+      return metricsAddress
     },
     async close() {
       await app.close()
@@ -305,6 +252,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       await services.cache.stop()
       await sandbox.close()
       await store.close()
+      // Last: spans of the work stopped above are flushed too.
+      await telemetry.close()
     },
   }
 }
@@ -353,6 +302,14 @@ function describeStore(config: Config): string {
   return 'none (stateless)'
 }
 
+/** Writes the start-up banner through the logger, one JSON object per line (see app-logger.ts). */
+export function logStartup(app: App, address: string): void {
+  const log = startupLogger(app.logger)
+  const [listening, ...rest] = describeStartup(app, address)
+  log.info({ address, version: VERSION }, listening)
+  for (const line of rest) log.info(line)
+}
+
 /** The start-up banner: where the node listens, which store it uses, and the dev Admin key. */
 export function describeStartup(app: App, address: string): string[] {
   const { config } = app
@@ -361,6 +318,7 @@ export function describeStartup(app: App, address: string): string[] {
     lines.push(
       `Generated Admin API key (shown once, kept in the data directory): ${app.newAdminKey}`,
     )
+  if (app.metricsAddress) lines.push(`Metrics: ${app.metricsAddress}/metrics`)
   if (config.devmode) lines.push(`Dev mode: the Admin API key is ${config.service.adminApiKey}`)
   else if (config.service.adminApiKeyIsDefault) {
     lines.push(

@@ -1,8 +1,15 @@
 // src/config-sections.ts: reads each group of SVC_* settings through a Reader, with the mode defaults
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import type { BackingStore, Config, DatabaseOptions } from './config.ts'
-import { type Parsed, parseDuration, parseInteger, type Reader } from './config-values.ts'
+import { type BackingStore, type Config, TRACES_SAMPLERS } from './config.ts'
+import {
+  type ListenAddress,
+  type Parsed,
+  parseDuration,
+  parseInteger,
+  parseListenAddress,
+  type Reader,
+} from './config-values.ts'
 
 /** The KMS seed of dev mode: public, so anything encrypted with it is not protected. */
 export const DEV_KMS_SEED = 'strongroom-dev-seed-do-not-use-in-production'
@@ -31,6 +38,15 @@ export function readConfig(read: Reader, configDir: string, devmodeDefault: bool
     features: readFeatures(read, mode),
     sandbox: readSandbox(read, serviceLimits.timeoutMs),
     log: readLog(read, dataDir),
+    metrics: {
+      listen: read.value<ListenAddress | undefined>(
+        'SVC_METRICS_LISTEN_ADDR',
+        parseListenAddress,
+        undefined,
+      ),
+      token: read.secret('SVC_METRICS_TOKEN', ''),
+    },
+    tracing: readTracing(read),
     sentryEnable: read.bool('SVC_SENTRY_ENABLE', false),
     tls: readTls(read, mode),
     expiration: {
@@ -53,9 +69,9 @@ function readDatabase(
   read: Reader,
   mode: Mode,
   { store, dataDir }: { store: BackingStore; dataDir: string },
-): DatabaseOptions {
+): Config['database'] {
   // Read even when unused, so a bad SVC_DB_* value is reported before someone switches to it.
-  const postgres: DatabaseOptions = {
+  const postgres: Config['database'] = {
     kind: 'postgres',
     host: read.string('SVC_DB_HOSTNAME', 'localhost'),
     port: read.int('SVC_DB_PORT', 5432, { min: 1, max: 65535 }),
@@ -237,6 +253,8 @@ function readLog(read: Reader, dataDir: string): Config['log'] {
   const auditSinks = ['stdout', 'file', 'database', 'none'] as const
   return {
     level: read.oneOf('SVC_LOG_LEVEL', ['debug', 'info', 'warn', 'error'], 'info'),
+    // JSON in both modes: what a developer sees is what the log pipeline gets (README).
+    format: read.oneOf('SVC_LOG_FORMAT', ['json', 'pretty'], 'json'),
     destination: read.oneOf('SVC_LOG_DESTINATION', ['stdout', 'stderr'], 'stdout'),
     auditEnable: read.bool('SVC_LOG_AUDIT_ENABLE', true),
     auditSink: read.oneOf('SVC_LOG_AUDIT_SINK', auditSinks, 'stdout'),
@@ -249,6 +267,57 @@ function readLog(read: Reader, dataDir: string): Config['log'] {
     customerRegion: read.string('SVC_LOG_CUSTOMER_REGION', ''),
     datadogEnable: read.bool('SVC_LOG_DATADOG_ENABLE', false),
   }
+}
+
+/**
+ * The OpenTelemetry exporter's standard variables (not SVC_*: collectors and operators know these
+ * names). A base endpoint gets the OTLP/HTTP traces path appended; a traces endpoint is used as is.
+ */
+function readTracing(read: Reader): Config['tracing'] {
+  const base = read.value('OTEL_EXPORTER_OTLP_ENDPOINT', parseHttpUrl, '')
+  const traces = read.value('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', parseHttpUrl, '')
+  return {
+    url: traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : ''),
+    headers: readHeaders(read),
+    serviceName: read.string('OTEL_SERVICE_NAME', 'strongroom'),
+    sampler: read.oneOf('OTEL_TRACES_SAMPLER', TRACES_SAMPLERS, 'parentbased_always_on'),
+    samplerRatio: read.number('OTEL_TRACES_SAMPLER_ARG', 1, { min: 0, max: 1 }),
+  }
+}
+
+function readHeaders(read: Reader): Record<string, string> {
+  const headers = parseHeaders(read.secret('OTEL_EXPORTER_OTLP_HEADERS', ''))
+  if (headers !== undefined) return headers
+  read.problem(
+    'OTEL_EXPORTER_OTLP_HEADERS: not a comma-separated list of name=value pairs (values URL-encoded)',
+  )
+  return {}
+}
+
+function parseHttpUrl(raw: string): Parsed<string> {
+  const url = raw.trim()
+  if (/^https?:\/\//.test(url) && URL.canParse(url)) return { ok: true, value: url }
+  return { ok: false, expected: 'an http:// or https:// URL (such as http://127.0.0.1:4318)' }
+}
+
+/**
+ * `key=value,key2=value2` with URL-encoded values (the OpenTelemetry syntax); undefined when
+ * malformed. The raw text is never echoed in a problem: it usually holds a credential.
+ */
+function parseHeaders(raw: string): Record<string, string> | undefined {
+  const headers: Record<string, string> = {}
+  for (const pair of raw.split(',')) {
+    if (pair.trim() === '') continue
+    const at = pair.indexOf('=')
+    const name = pair.slice(0, at).trim()
+    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return undefined
+    try {
+      headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim())
+    } catch {
+      return undefined
+    }
+  }
+  return headers
 }
 
 function readTls(read: Reader, mode: Mode): Config['tls'] {

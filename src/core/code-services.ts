@@ -7,12 +7,12 @@ import { type BundleReferrer, createBundlesService } from './bundles/bundles.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
 import type { ControlCache } from './cache.ts'
 import type { CollectionsService } from './collections/collections.ts'
-import type { CryptoService } from './crypto-api/crypto-service.ts'
+import type { CryptoService } from './crypto-api/crypto-api.ts'
+import type { TypeRegistry } from './data-types/registry.ts'
 import type { IamService } from './iam/iam.ts'
 import type { ObjectsService } from './objects/objects.ts'
 import type { Store } from './store.ts'
 import type { TokensService } from './tokens/tokens.ts'
-import type { TypeRegistry } from './types/registry.ts'
 
 /** Settings of bundles and actions, taken from the configuration by app.ts. */
 export type CodeSettings = Readonly<{

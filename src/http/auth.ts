@@ -22,7 +22,8 @@ declare module 'fastify' {
 
 const ANONYMOUS: Principal = { username: '', role: '', isAdmin: false, authKind: 'api_key' }
 
-function bearer(header: string | undefined): string | undefined {
+/** The credential of an `Authorization: Bearer …` header. */
+export function bearer(header: string | undefined): string | undefined {
   if (header === undefined) return undefined
   const match = /^Bearer\s+(.+)$/i.exec(header.trim())
   return match?.[1]?.trim()

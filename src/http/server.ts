@@ -1,11 +1,12 @@
 // src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, RequestListener } from 'node:http'
 import cors from '@fastify/cors'
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type FastifyServerOptions,
   LogController,
   type RouteHandlerMethod,
 } from 'fastify'
@@ -14,12 +15,13 @@ import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
 import { toErrorResponse } from './errors.ts'
+import { type MetricsEndpoint, registerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
 import { actionsRoutes } from './routes/actions.ts'
 import { bundlesRoutes } from './routes/bundles.ts'
 import { collectionsRoutes } from './routes/collections.ts'
-import { cryptoRoutes } from './routes/crypto.ts'
+import { cryptoRoutes } from './routes/crypto-api.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
 import { iamRoutes } from './routes/iam.ts'
 import { keysRoutes } from './routes/keys.ts'
@@ -35,7 +37,8 @@ const { createServer } = process.getBuiltinModule('node:http')
 const { createServer: createHttpsServer } = process.getBuiltinModule('node:https')
 
 export type ServerOptions = Readonly<{
-  logger: FastifyServerOptions['logger']
+  /** The service's logger (app-logger.ts); requests log through its children, with `reqId`. */
+  logger: FastifyBaseLogger
   bodyLimitBytes: number
   timeoutMs: number
   allowOrigins: readonly string[]
@@ -47,6 +50,28 @@ export type ServerOptions = Readonly<{
   version: string
   /** PEM key and certificate: serve HTTPS instead of HTTP. */
   tls?: Readonly<{ key: string; cert: string }>
+  /** GET /metrics on this port (only when a metrics token is configured). */
+  metrics?: MetricsEndpoint
+  /** Metrics and traces watch every call through these; absent when neither is on. */
+  observer?: RequestObserver
+}>
+
+/** One answered call, as metrics and traces see it: names and numbers, never values. */
+export type AnsweredCall = Readonly<{
+  /** The route's operationId; its URL pattern for undocumented routes; `unmatched` for 404s. */
+  operation: string
+  method: string
+  route: string
+  status: number
+  seconds: number
+  requestId: string
+}>
+
+export type RequestObserver = Readonly<{
+  /** Wraps Node's request listener: a trace span around the whole call. */
+  wrapListener?: (listener: RequestListener) => RequestListener
+  /** Called once per answered call, after its response is sent. */
+  onResponse?: (raw: IncomingMessage, call: AnsweredCall) => void
 }>
 
 /** Path params may hold token IDs (≤ 128) and transaction IDs; Fastify's default cap is 100. */
@@ -70,8 +95,20 @@ const ROUTES: readonly RoutesPlugin[] = [
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
 
-/** Log levels at which each request is logged (`info` and finer). */
+/** Log levels at which each request is logged (`info` and finer); 5xx are logged at any level. */
 const LOGS_REQUESTS: ReadonlySet<string> = new Set(['info', 'debug', 'trace'])
+
+/**
+ * A client's X-Request-ID is used when it is 1 to 128 characters of letters, digits and
+ * `- _ . : + / =` (UUIDs, ULIDs, hex and base64 trace ids); anything else is replaced by a new
+ * UUID, so a log line or audit record never carries spaces, control characters or arbitrary size.
+ */
+const REQUEST_ID = /^[A-Za-z0-9._:+/=-]{1,128}$/
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id']
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+}
 
 type RoutePattern = { readonly method: string; readonly pattern: RegExp }
 
@@ -125,9 +162,9 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
 
 export function buildServer(services: Services, options: ServerOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger,
+    loggerInstance: options.logger,
     bodyLimit: options.bodyLimitBytes,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: {
       querystringParser: parseQuery,
@@ -137,10 +174,12 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     schemaController: { compilersFactory: lazyCompilers },
-    serverFactory: (handler) =>
-      options.tls
+    serverFactory: (fastifyHandler) => {
+      const handler = options.observer?.wrapListener?.(fastifyHandler) ?? fastifyHandler
+      return options.tls
         ? createHttpsServer({ ...options.tls, maxHeaderSize: MAX_URL_LENGTH * 2 }, handler)
-        : createServer({ maxHeaderSize: MAX_URL_LENGTH * 2 }, handler),
+        : createServer({ maxHeaderSize: MAX_URL_LENGTH * 2 }, handler)
+    },
   })
   app.addContentTypeParser(TEXT_TYPES, { parseAs: 'string' }, (_req, body, done) =>
     done(null, body),
@@ -197,18 +236,27 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     done(null, payload)
   })
 
+  const onAnswered = options.observer?.onResponse
   app.addHook('onResponse', (req, reply, done) => {
-    if (LOGS_REQUESTS.has(req.log.level)) {
-      req.log.info(
-        {
-          method: req.method,
-          route: req.routeOptions.url,
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime),
-        },
-        'request',
-      )
+    const status = reply.statusCode
+    const isLogged = status >= 500 || LOGS_REQUESTS.has(req.log.level)
+    if (!isLogged && onAnswered === undefined) return done()
+    // routeOptions builds a new object on every access: read it once.
+    const { url: route = '', schema } = req.routeOptions
+    if (isLogged) {
+      const line = { method: req.method, route, status, ms: Math.round(reply.elapsedTime) }
+      // A 4xx is the client's mistake, answered as designed: info. A 5xx is ours: error.
+      if (status >= 500) req.log.error(line, 'request')
+      else req.log.info(line, 'request')
     }
+    onAnswered?.(req.raw, {
+      operation: schema?.operationId ?? (route || 'unmatched'),
+      method: req.method,
+      route,
+      status,
+      seconds: reply.elapsedTime / 1000,
+      requestId: req.id,
+    })
     done()
   })
 
@@ -226,6 +274,7 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
   })
 
   if (options.isDocsEnabled) registerOpenApi(app, options.version)
+  if (options.metrics) registerMetrics(app, options.metrics)
   for (const routes of ROUTES) app.register(routes, { services })
   return app
 }

@@ -79,32 +79,34 @@ describe('OpenAPI document', () => {
     )
     expect(doc.paths[`${API}/system/confvar/{name}`].post.requestBody).toBeDefined()
     expect(doc.paths[`${API}/data/info/health`]).toEqual({
-      get: {
-        responses: Object.fromEntries(
-          ['200', '503'].map((status) => [
-            status,
-            {
-              description: 'Default Response',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    required: ['status'],
-                    properties: {
-                      status: {
-                        anyOf: [
-                          { type: 'string', enum: ['pass'] },
-                          { type: 'string', enum: ['fail'] },
-                        ],
+      get: expect.objectContaining({
+        responses: expect.objectContaining(
+          Object.fromEntries(
+            ['200', '503'].map((status) => [
+              status,
+              {
+                description: 'Default Response',
+                content: {
+                  'application/json': {
+                    schema: {
+                      type: 'object',
+                      required: ['status'],
+                      properties: {
+                        status: {
+                          anyOf: [
+                            { type: 'string', enum: ['pass'] },
+                            { type: 'string', enum: ['fail'] },
+                          ],
+                        },
                       },
                     },
                   },
                 },
               },
-            },
-          ]),
+            ]),
+          ),
         ),
-      },
+      }),
     })
     // Neither the document itself, nor CORS preflights, nor the HEAD twins of GET routes.
     expect(doc.paths['/openapi.json']).toBeUndefined()

@@ -114,7 +114,7 @@ describe('strongroom serve options', () => {
   it('generates an Admin key once with SVC_GENERATE_SECRETS and keeps it across restarts', async () => {
     const env = { SVC_DATA_DIR: join(dir, 'secrets'), SVC_GENERATE_SECRETS: 'true' }
     const first = await startCli(['serve', '--dev'], env)
-    const key = /Generated Admin API key[^:]*: (\S+)/.exec(first.output())?.[1]
+    const key = /Generated Admin API key[^:]*: ([A-Za-z0-9_-]+)/.exec(first.output())?.[1]
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
     const version = `${first.address}/api/pvlt/1.0/system/info/version`
     expect((await fetch(version, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)

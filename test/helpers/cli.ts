@@ -33,8 +33,38 @@ export function runCli(
   })
 }
 
-/** Starts `serve` and resolves once it printed the address it listens on. */
-export function startCli(args: string[], env: Record<string, string>): Promise<Running> {
+/** Every complete JSON line the service wrote (lines that are not JSON are skipped). */
+export function logLines(output: string): Record<string, unknown>[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      const parsed: unknown = JSON.parse(line)
+      return typeof parsed === 'object' && parsed !== null
+        ? [parsed as Record<string, unknown>]
+        : []
+    } catch {
+      return []
+    }
+  })
+}
+
+function bannerAddress(output: string): string | undefined {
+  const lines = logLines(output)
+  const at = lines.findIndex((line) => typeof line.address === 'string')
+  const store = lines[at + 1]
+  return at >= 0 && typeof store?.msg === 'string' && store.msg.startsWith('Store: ')
+    ? (lines[at]?.address as string)
+    : undefined
+}
+
+/**
+ * Starts `serve` and resolves once it printed the address it listens on; `addressIn` finds it
+ * (default: the JSON banner).
+ */
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  addressIn: (output: string) => string | undefined = bannerAddress,
+): Promise<Running> {
   const child = spawn(process.execPath, [MAIN, ...args], {
     env: baseEnv({ SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0', ...env }),
   })
@@ -43,11 +73,13 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
   return new Promise((ready, fail) => {
     const onData = (chunk: Buffer) => {
       output += chunk
-      const match = /listening on (http:\/\/\S+)\nStore: .*\n/.exec(output)
-      if (match?.[1]) {
+      // The banner is JSON lines: the address is a field of the "listening" line, and the store
+      // line comes right after it.
+      const address = addressIn(output)
+      if (address !== undefined) {
         ready({
           child,
-          address: match[1],
+          address,
           output: () => output,
           stop(signal = 'SIGTERM') {
             child.kill(signal)

@@ -1,8 +1,7 @@
 // src/cli/commands/migrate.ts: `strongroom migrate`: applies pending database migrations and exits
-
 import { runMigrations } from '../../app.ts'
-import { ConfigError, loadConfig } from '../../config.ts'
-import { reportStartupFailure } from './failure.ts'
+import { logStartupFailure } from '../../app-logger.ts'
+import { loadConfig } from '../../config.ts'
 
 export async function runMigrate(args: string[]): Promise<number> {
   try {
@@ -15,6 +14,6 @@ export async function runMigrate(args: string[]): Promise<number> {
     )
     return 0
   } catch (error) {
-    return reportStartupFailure(error, ConfigError)
+    return logStartupFailure(error)
   }
 }

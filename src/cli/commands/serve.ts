@@ -1,8 +1,8 @@
 // src/cli/commands/serve.ts: `strongroom serve`: runs the API node until SIGTERM/SIGINT
 import { parseArgs } from 'node:util'
-import { type App, closeOnSignals, createApp, describeStartup } from '../../app.ts'
-import { ConfigError, loadConfig } from '../../config.ts'
-import { reportStartupFailure } from './failure.ts'
+import { type App, closeOnSignals, createApp, logStartup } from '../../app.ts'
+import { logStartupFailure } from '../../app-logger.ts'
+import { loadConfig } from '../../config.ts'
 
 /** `serve [--dev]`: `--dev` turns dev mode on unless SVC_DEVMODE says otherwise. */
 export async function runServe(args: string[]): Promise<number> {
@@ -11,20 +11,20 @@ export async function runServe(args: string[]): Promise<number> {
   try {
     app = await createApp(loadConfig(undefined, { devmode: values.dev }))
   } catch (error) {
-    return reportStartupFailure(error, ConfigError)
+    return logStartupFailure(error)
   }
   // Signals are handled before the node listens, so a stop request is never missed.
   const closed = new Promise<number>((resolve) => {
     closeOnSignals(app, (error) => {
-      if (error) console.error('Shutdown failed:', error)
+      if (error) app.logger.error({ err: error }, 'shutdown failed')
       resolve(error ? 1 : 0)
     })
   })
   try {
-    console.log(describeStartup(app, await app.listen()).join('\n'))
+    logStartup(app, await app.listen())
   } catch (error) {
     await app.close()
-    return reportStartupFailure(error, ConfigError)
+    return logStartupFailure(error)
   }
   return closed
 }

@@ -3,13 +3,13 @@ import type { StoredCollection } from '../collections/collection.ts'
 import { findProperty } from '../collections/collection.ts'
 import type { CollectionsService } from '../collections/collections.ts'
 import type { RequestContext } from '../context.ts'
-import type { CryptoService } from '../crypto-api/crypto-service.ts'
+import type { CryptoService } from '../crypto-api/crypto-api.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { IamService } from '../iam/iam.ts'
 import { propertyResources } from '../iam/policy.ts'
 import type { ObjectsService } from '../objects/objects.ts'
 import type { TokensService } from '../tokens/tokens.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 
 export const IDENTIFIER_OPERATIONS = ['read_object', 'detokenize', 'decrypt_object'] as const
 

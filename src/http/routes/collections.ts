@@ -45,7 +45,15 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
     BASE,
     {
       config: { operation: 'list_collections' },
-      schema: { querystring: CollectionQuery, response: { 200: CollectionsResponse } },
+      schema: {
+        operationId: 'collections.listCollections',
+        summary: 'List collections',
+        description:
+          'Lists every collection, ordered by name, as JSON or as PVSchema text (`format` beats `Accept`). Built-in properties appear only with `options=show_builtins`.',
+        tags: ['Collections'],
+        querystring: CollectionQuery,
+        response: { 200: CollectionsResponse },
+      },
     },
     async (req, reply) => render(req, reply, await collections.list(req.ctx)),
   )
@@ -53,9 +61,17 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     BASE,
     {
-      config: { operation: 'add_collection' },
+      config: {
+        operation: 'add_collection',
+        errors: ['collectionNameInvalid', 'dataTypeNotFound', 'alreadyExists'],
+      },
       preValidation: pvschemaBody,
       schema: {
+        operationId: 'collections.addCollection',
+        summary: 'Add a collection',
+        description:
+          'Creates a collection from JSON or PVSchema text and answers it with every attribute filled in.',
+        tags: ['Collections'],
         querystring: CollectionQuery,
         body: CollectionBody,
         response: { 200: CollectionResponse },
@@ -65,16 +81,40 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
       respondOne(req, reply, await collections.create(req.ctx, readCollectionBody(req.body))),
   )
 
-  app.get(ONE, { config: { operation: 'get_collection' }, schema: one }, async (req, reply) =>
-    respondOne(req, reply, await collections.getOrThrow(req.ctx, req.params.collection)),
+  app.get(
+    ONE,
+    {
+      config: { operation: 'get_collection', errors: ['collectionNotFound'] },
+      schema: {
+        ...one,
+        operationId: 'collections.getCollection',
+        summary: 'Get a collection',
+        description: 'Answers one collection as JSON or PVSchema text.',
+        tags: ['Collections'],
+      },
+    },
+    async (req, reply) =>
+      respondOne(req, reply, await collections.getOrThrow(req.ctx, req.params.collection)),
   )
 
   app.patch(
     ONE,
     {
-      config: { operation: 'update_collection', isTimeoutExempt: true },
+      config: {
+        operation: 'update_collection',
+        errors: ['collectionNotFound', 'dataTypeNotFound'],
+        isTimeoutExempt: true,
+      },
       preValidation: pvschemaBody,
-      schema: { ...one, body: CollectionBody },
+      schema: {
+        operationId: 'collections.updateCollection',
+        summary: 'Update a collection',
+        description:
+          'Adds the properties not yet in the collection and applies the allowed attribute changes of existing ones. Index changes run online, so the call is exempt from the call timeout.',
+        tags: ['Collections'],
+        ...one,
+        body: CollectionBody,
+      },
     },
     async (req, reply) => {
       const input = readCollectionBody(req.body)
@@ -85,8 +125,16 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete(
     ONE,
     {
-      config: { operation: 'delete_collection' },
-      schema: { params: CollectionParams, querystring: CustomAuditQuery },
+      config: { operation: 'delete_collection', errors: ['collectionNotFound'] },
+      schema: {
+        operationId: 'collections.deleteCollection',
+        summary: 'Delete a collection',
+        description:
+          'Deletes the collection with its objects, tokens and transaction IDs. Irreversible.',
+        tags: ['Collections'],
+        params: CollectionParams,
+        querystring: CustomAuditQuery,
+      },
     },
     async (req) => {
       await collections.delete(req.ctx, req.params.collection)
@@ -96,8 +144,13 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${ONE}/properties`,
     {
-      config: { operation: 'list_properties' },
+      config: { operation: 'list_properties', errors: ['collectionNotFound'] },
       schema: {
+        operationId: 'collectionProperties.listCollectionProperties',
+        summary: 'List the properties of a collection',
+        description:
+          'Lists the properties of a collection; built-in ones only with `options=show_builtins`.',
+        tags: ['Collection properties'],
         params: CollectionParams,
         querystring: PropertiesQuery,
         response: { 200: Type.Array(Property) },
@@ -114,8 +167,20 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     PROPERTY,
     {
-      config: { operation: 'add_property' },
-      schema: { ...property, body: PropertyBody, response: { 200: Property } },
+      config: {
+        operation: 'add_property',
+        errors: ['collectionNotFound', 'dataTypeNotFound', 'alreadyExists'],
+      },
+      schema: {
+        operationId: 'collectionProperties.addCollectionProperty',
+        summary: 'Add a property',
+        description:
+          'Adds a property to a collection. A collection that holds objects accepts only nullable new properties.',
+        tags: ['Collection properties'],
+        ...property,
+        body: PropertyBody,
+        response: { 200: Property },
+      },
     },
     async (req) => {
       const { collection, property: name } = req.params
@@ -126,7 +191,17 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.get(
     PROPERTY,
-    { config: { operation: 'get_property' }, schema: { ...property, response: { 200: Property } } },
+    {
+      config: { operation: 'get_property', errors: ['collectionNotFound', 'propertyNotFound'] },
+      schema: {
+        operationId: 'collectionProperties.getCollectionProperty',
+        summary: 'Get a property',
+        description: 'Answers one property of a collection (built-in ones too).',
+        tags: ['Collection properties'],
+        ...property,
+        response: { 200: Property },
+      },
+    },
     async (req) => {
       const { collection, property: name } = req.params
       return toWireProperty(await collections.getProperty(req.ctx, collection, name))
@@ -136,8 +211,21 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.patch(
     PROPERTY,
     {
-      config: { operation: 'update_property', isTimeoutExempt: true },
-      schema: { ...property, body: UpdatePropertyBody, response: { 200: Property } },
+      config: {
+        operation: 'update_property',
+        errors: ['collectionNotFound', 'propertyNotFound'],
+        isTimeoutExempt: true,
+      },
+      schema: {
+        operationId: 'collectionProperties.updateCollectionProperty',
+        summary: 'Update a property',
+        description:
+          'Changes the description, indexes, nullability or uniqueness of a property, within the allowed directions. Exempt from the call timeout.',
+        tags: ['Collection properties'],
+        ...property,
+        body: UpdatePropertyBody,
+        response: { 200: Property },
+      },
     },
     async (req) => {
       const { collection, property: name } = req.params
@@ -148,7 +236,16 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.delete(
     PROPERTY,
-    { config: { operation: 'delete_property' }, schema: property },
+    {
+      config: { operation: 'delete_property', errors: ['collectionNotFound', 'propertyNotFound'] },
+      schema: {
+        ...property,
+        operationId: 'collectionProperties.deleteCollectionProperty',
+        summary: 'Delete a property',
+        description: 'Removes the property and every stored value of it. Irreversible.',
+        tags: ['Collection properties'],
+      },
+    },
     async (req) => {
       await collections.deleteProperty(req.ctx, req.params.collection, req.params.property)
     },

@@ -1,10 +1,10 @@
 // src/http/routes/data-types.ts: HTTP binding for reading data types (routes/types.ts holds the plugin type)
 
 import { CustomAuditQuery } from '../../contract/common.ts'
+import { DataType, DataTypeParams, DataTypesQuery } from '../../contract/data-types.ts'
 import { Type } from '../../contract/schema.ts'
-import { DataType, DataTypeParams, DataTypesQuery } from '../../contract/types.ts'
+import type { DataTypeInfo } from '../../core/data-types/registry.ts'
 import { formatNano } from '../../core/time.ts'
-import type { DataTypeInfo } from '../../core/types/registry.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/ctl/types'
@@ -30,7 +30,15 @@ export const dataTypesRoutes: RoutesPlugin = async (app, { services }) => {
     BASE,
     {
       config: { operation: 'list_types' },
-      schema: { querystring: DataTypesQuery, response: { 200: Type.Array(DataType) } },
+      schema: {
+        operationId: 'customDataTypes.listDataTypes',
+        summary: 'List data types',
+        description:
+          'Lists the custom data types, and the built-in ones with `options=show_builtins`.',
+        tags: ['Data types'],
+        querystring: DataTypesQuery,
+        response: { 200: Type.Array(DataType) },
+      },
     },
     async (req) => {
       const showBuiltins = req.query.options?.includes('show_builtins') === true
@@ -42,8 +50,12 @@ export const dataTypesRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/:type`,
     {
-      config: { operation: 'get_type' },
+      config: { operation: 'get_type', errors: ['dataTypeNotFound'] },
       schema: {
+        operationId: 'customDataTypes.getDataType',
+        summary: 'Get a data type',
+        description: 'Answers one built-in or custom data type.',
+        tags: ['Data types'],
         params: DataTypeParams,
         querystring: CustomAuditQuery,
         response: { 200: DataType },

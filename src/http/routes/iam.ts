@@ -20,7 +20,17 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.get(
     `${IAM}/conf`,
-    { config: { operation: 'get_iam_conf' }, schema: { querystring: CustomAuditQuery } },
+    {
+      config: { operation: 'get_iam_conf' },
+      schema: {
+        operationId: 'iam.getIamConf',
+        summary: 'Get the IAM configuration',
+        description:
+          'Answers the IAM configuration (users, roles, policies, identity providers) as TOML.',
+        tags: ['IAM'],
+        querystring: CustomAuditQuery,
+      },
+    },
     async (req, reply) =>
       reply.type('application/toml; charset=utf-8').send(iam.getConfig(req.ctx)),
   )
@@ -28,8 +38,15 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${IAM}/conf`,
     {
-      config: { operation: 'set_iam_conf' },
-      schema: { querystring: CustomAuditQuery, body: IamConfigText },
+      config: { operation: 'set_iam_conf', errors: ['featureDisabled'] },
+      schema: {
+        operationId: 'iam.setIamConf',
+        summary: 'Set the IAM configuration',
+        description: 'Replaces the whole IAM configuration after validating it.',
+        tags: ['IAM'],
+        querystring: CustomAuditQuery,
+        body: IamConfigText,
+      },
     },
     async (req) => {
       await iam.setConfig(req.ctx, req.body)
@@ -39,8 +56,12 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${IAM}/user/regen`,
     {
-      config: { operation: 'regenerate_user_api_key' },
+      config: { operation: 'regenerate_user_api_key', errors: ['adminNotAllowed', 'userNotFound'] },
       schema: {
+        operationId: 'iam.regenerateUserApiKey',
+        summary: "Regenerate a user's API key",
+        description: 'Issues a new API key for a user; the old one stops working at once.',
+        tags: ['IAM'],
         querystring: CustomAuditQuery,
         body: UserNameBody,
         response: { 200: ApiKeyResponse },
@@ -55,8 +76,15 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${IAM}/user/update-expiration`,
     {
-      config: { operation: 'update_user_api_key_expiration' },
+      config: {
+        operation: 'update_user_api_key_expiration',
+        errors: ['adminNotAllowed', 'userNotFound'],
+      },
       schema: {
+        operationId: 'iam.updateApiKeyExpiration',
+        summary: "Update a user's API key expiry",
+        description: "Sets when a user's API key expires, in seconds from now.",
+        tags: ['IAM'],
         querystring: CustomAuditQuery,
         body: UserNameExpiryBody,
         response: { 200: ApiKeyExpiryResponse },
@@ -72,8 +100,16 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${IAM}/user/:user`,
     {
-      config: { operation: 'get_user' },
-      schema: { params: UserParams, querystring: CustomAuditQuery, response: { 200: UserDetails } },
+      config: { operation: 'get_user', errors: ['userNotFound'] },
+      schema: {
+        operationId: 'iam.getUser',
+        summary: 'Get a user',
+        description: "Answers a user's name and API key expiry.",
+        tags: ['IAM'],
+        params: UserParams,
+        querystring: CustomAuditQuery,
+        response: { 200: UserDetails },
+      },
     },
     async (req) => {
       const user = await iam.getUser(req.ctx, req.params.user)
@@ -85,7 +121,15 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
     `${IAM}/admin/set-api-key`,
     {
       config: { operation: 'set_admin_api_key' },
-      schema: { querystring: CustomAuditQuery, body: AdminApiKeyBody },
+      schema: {
+        operationId: 'iam.setAdminApiKey',
+        summary: 'Set the Admin API key',
+        description:
+          'Replaces the Admin API key (at least 15 characters with a digit, a lower-case and an upper-case letter).',
+        tags: ['IAM'],
+        querystring: CustomAuditQuery,
+        body: AdminApiKeyBody,
+      },
     },
     async (req) => {
       await iam.setAdminApiKey(req.ctx, req.body.key)

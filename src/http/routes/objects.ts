@@ -19,8 +19,8 @@ import {
   SearchObjectsQuery,
   UpdateObjectQuery,
 } from '../../contract/objects.ts'
-import type { BulkResult } from '../../core/objects/bulk.ts'
 import type { ObjectsPage } from '../../core/objects/reading.ts'
+import type { BulkResult } from '../../core/writes/bulk.ts'
 import { toErrorResponse } from '../errors.ts'
 import { isTrue } from '../query.ts'
 import type { RoutesPlugin } from './types.ts'
@@ -65,8 +65,22 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/objects`,
     {
-      config: { operation: 'add_object' },
+      config: {
+        operation: 'add_object',
+        errors: [
+          'collectionNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+          'alreadyExists',
+          'uniqueValueUsed',
+        ],
+      },
       schema: {
+        operationId: 'objects.addObject',
+        summary: 'Add an object',
+        description:
+          'Stores one object; encrypted properties are stored only as ciphertext. Answers the object ID.',
+        tags: ['Objects'],
         ...collection,
         querystring: AddObjectQuery,
         body: ObjectFields,
@@ -79,8 +93,13 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/bulk/objects`,
     {
-      config: { operation: 'add_objects' },
+      config: { operation: 'add_objects', errors: ['collectionNotFound'] },
       schema: {
+        operationId: 'objects.addObjects',
+        summary: 'Add objects in bulk',
+        description:
+          "Stores up to the maximum page size of objects atomically: all or none. A 200 does not mean success: read `ok` and each item's `error`.",
+        tags: ['Objects'],
         ...collection,
         querystring: AddObjectQuery,
         body: BulkObjectsBody,
@@ -97,8 +116,20 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/objects/:id`,
     {
-      config: { operation: 'get_object' },
-      schema: { ...one, querystring: GetObjectQuery, response: { 200: ObjectFields } },
+      config: {
+        operation: 'get_object',
+        errors: ['collectionNotFound', 'objectNotFound', 'propertyNotFound'],
+      },
+      schema: {
+        operationId: 'objects.getObjectById',
+        summary: 'Get an object',
+        description:
+          'Answers exactly the requested properties (`props`, with transformations such as `ssn.mask`) or, with `options=unsafe`, all of them.',
+        tags: ['Objects'],
+        ...one,
+        querystring: GetObjectQuery,
+        response: { 200: ObjectFields },
+      },
     },
     (req) =>
       objects.get(req.ctx, req.params.collection, req.params.id, {
@@ -110,8 +141,20 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/objects`,
     {
-      config: { operation: 'list_objects' },
-      schema: { ...collection, querystring: ListObjectsQuery, response: { 200: ObjectFieldsPage } },
+      config: {
+        operation: 'list_objects',
+        errors: ['collectionNotFound', 'objectNotFound', 'propertyNotFound', 'notInMemoryMode'],
+      },
+      schema: {
+        operationId: 'objects.listObjects',
+        summary: 'List objects',
+        description:
+          'Lists objects in creation order, a page at a time, or the objects named by `ids`.',
+        tags: ['Objects'],
+        ...collection,
+        querystring: ListObjectsQuery,
+        response: { 200: ObjectFieldsPage },
+      },
     },
     async (req) => {
       const { query } = req
@@ -130,8 +173,21 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/query/objects`,
     {
-      config: { operation: 'search_objects' },
+      config: {
+        operation: 'search_objects',
+        errors: [
+          'collectionNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+          'substringIndexNotReady',
+        ],
+      },
       schema: {
+        operationId: 'objects.searchObjects',
+        summary: 'Search objects',
+        description:
+          'Finds objects by exact match (`match`, `in`) on indexed properties and by substring (`like`) on substring-indexed ones; all members are ANDed.',
+        tags: ['Objects'],
         ...collection,
         querystring: SearchObjectsQuery,
         body: ObjectsQueryBody,
@@ -153,8 +209,27 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.patch(
     `${BASE}/objects/:id`,
     {
-      config: { operation: 'update_object' },
-      schema: { ...one, querystring: UpdateObjectQuery, body: ObjectFields },
+      config: {
+        operation: 'update_object',
+        errors: [
+          'collectionNotFound',
+          'objectNotFound',
+          'propertyNotFound',
+          'invalidPropertyValue',
+          'concurrentUpdate',
+          'uniqueValueUsed',
+        ],
+      },
+      schema: {
+        operationId: 'objects.updateObjectById',
+        summary: 'Update an object',
+        description:
+          'Changes the given properties of one object; `null` removes the value of a nullable property.',
+        tags: ['Objects'],
+        ...one,
+        querystring: UpdateObjectQuery,
+        body: ObjectFields,
+      },
     },
     async (req) => {
       const options = { ...writeOptions(req.query), isArchived: isArchived(req.query.options) }
@@ -165,8 +240,13 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.patch(
     `${BASE}/bulk/objects`,
     {
-      config: { operation: 'update_objects' },
+      config: { operation: 'update_objects', errors: ['collectionNotFound'] },
       schema: {
+        operationId: 'objects.updateObjects',
+        summary: 'Update objects in bulk',
+        description:
+          "Changes several objects atomically, each named by its `id`. Read `ok` and each item's `error`.",
+        tags: ['Objects'],
         ...collection,
         querystring: UpdateObjectQuery,
         body: BulkObjectsBody,
@@ -184,7 +264,18 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
 
   app.delete(
     `${BASE}/objects/:id`,
-    { config: { operation: 'delete_object' }, schema: { ...one, querystring: DeleteObjectQuery } },
+    {
+      config: { operation: 'delete_object', errors: ['collectionNotFound', 'objectNotFound'] },
+      schema: {
+        operationId: 'objects.deleteObjectById',
+        summary: 'Delete an object',
+        description:
+          'Archives an active object; with `options=archived`, permanently removes an archived one and its tokens.',
+        tags: ['Objects'],
+        ...one,
+        querystring: DeleteObjectQuery,
+      },
+    },
     async (req) => {
       const options = { isArchived: isArchived(req.query.options) }
       await objects.delete(req.ctx, req.params.collection, req.params.id, options)
@@ -194,8 +285,12 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete(
     `${BASE}/bulk/objects`,
     {
-      config: { operation: 'delete_objects' },
+      config: { operation: 'delete_objects', errors: ['collectionNotFound'] },
       schema: {
+        operationId: 'objects.deleteObjects',
+        summary: 'Delete objects in bulk',
+        description: 'Archives (or, with `options=archived`, removes) several objects atomically.',
+        tags: ['Objects'],
         ...collection,
         querystring: DeleteObjectQuery,
         body: BulkDeleteBody,
@@ -212,8 +307,16 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/count/objects`,
     {
-      config: { operation: 'count_objects' },
-      schema: { ...collection, querystring: DataQuery, response: { 200: ObjectsCount } },
+      config: { operation: 'count_objects', errors: ['collectionNotFound'] },
+      schema: {
+        operationId: 'objects.getObjectsCount',
+        summary: 'Count objects',
+        description: 'Answers the number of active and archived objects of a collection.',
+        tags: ['Objects'],
+        ...collection,
+        querystring: DataQuery,
+        response: { 200: ObjectsCount },
+      },
     },
     (req) => objects.count(req.ctx, req.params.collection),
   )

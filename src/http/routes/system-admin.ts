@@ -12,8 +12,15 @@ export const systemAdminRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/export_key`,
     {
-      config: { operation: 'get_export_key' },
-      schema: { querystring: CustomAuditQuery, response: { 200: ExportKeyResponse } },
+      config: { operation: 'get_export_key', errors: ['notInMemoryMode'] },
+      schema: {
+        operationId: 'system.getExportKey',
+        summary: 'Get the export key',
+        description: 'Answers the export key, wrapped by the export KMS.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        response: { 200: ExportKeyResponse },
+      },
     },
     async () => ({ export_key: await services.exportKeys.wrapped() }),
   )
@@ -21,8 +28,16 @@ export const systemAdminRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/lifecycle/gc`,
     {
-      config: { operation: 'garbage_collection' },
-      schema: { querystring: GcQuery, response: { 200: Type.Array(DeletionCount) } },
+      config: { operation: 'garbage_collection', errors: ['notInMemoryMode'] },
+      schema: {
+        operationId: 'system.garbageCollection',
+        summary: 'Run garbage collection',
+        description:
+          'Deletes archived objects and tokens older than the retention period, at most 10,000 per call, and answers the counts.',
+        tags: ['System'],
+        querystring: GcQuery,
+        response: { 200: Type.Array(DeletionCount) },
+      },
     },
     async (req) => {
       const options = { filter: req.query.filter, isDryRun: isTrue(req.query.dry_run) }

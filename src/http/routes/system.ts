@@ -21,15 +21,22 @@ const Configuration = Type.Record(Type.String(), Type.Unknown())
 export const systemRoutes: RoutesPlugin = async (app, { services }) => {
   const { system, confvars } = services
 
-  for (const [path, operation] of [
-    [`${BASE}/data/info/health`, 'data_health'],
-    [`${BASE}/ctl/info/health`, 'control_health'],
+  for (const [path, operation, operationId, family] of [
+    [`${BASE}/data/info/health`, 'data_health', 'system.dataHealth', 'data'],
+    [`${BASE}/ctl/info/health`, 'control_health', 'system.controlHealth', 'control'],
   ] as const) {
     app.get(
       path,
       {
         config: { operation },
-        schema: { response: { 200: Health, 503: Health } },
+        schema: {
+          operationId,
+          summary: `Check the ${family} plane's health`,
+          description:
+            'Liveness: `pass` (200) while the node can serve, `fail` (503) otherwise. Not audited.',
+          tags: ['System'],
+          response: { 200: Health, 503: Health },
+        },
         // The body is `{ status }` and nothing else: plain JSON.stringify writes it, so answering
         // the first health check does not load fast-json-stringify and Ajv (~80 modules).
         serializerCompiler: () => (data) => JSON.stringify(data),
@@ -45,7 +52,14 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     `${BASE}/system/info/version`,
     {
       config: { operation: 'get_version' },
-      schema: { querystring: CustomAuditQuery, response: { 200: Version } },
+      schema: {
+        operationId: 'system.getVaultVersion',
+        summary: 'Get the version',
+        description: 'Answers the vault ID, the service version and the database schema version.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        response: { 200: Version },
+      },
     },
     () => system.getVersion(),
   )
@@ -53,8 +67,16 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/ctl/info/cluster`,
     {
-      config: { operation: 'get_cluster_info' },
-      schema: { querystring: CustomAuditQuery, response: { 200: ClusterInfo } },
+      config: { operation: 'get_cluster_info', errors: ['notInMemoryMode'] },
+      schema: {
+        operationId: 'system.getClusterInfo',
+        summary: 'Get cluster information',
+        description:
+          'Answers the control-data generation and every worker node with its cache state.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        response: { 200: ClusterInfo },
+      },
     },
     () => system.getClusterInfo(),
   )
@@ -63,7 +85,14 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     `${BASE}/system/info/configuration`,
     {
       config: { operation: 'get_configuration' },
-      schema: { querystring: CustomAuditQuery, response: { 200: Configuration } },
+      schema: {
+        operationId: 'system.getConfiguration',
+        summary: 'Get the configuration',
+        description: 'Answers the effective configuration; secrets are masked.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        response: { 200: Configuration },
+      },
     },
     () => system.getConfiguration(),
   )
@@ -72,7 +101,15 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     `${BASE}/system/info/license`,
     {
       config: { operation: 'get_license' },
-      schema: { querystring: CustomAuditQuery, response: { 200: License } },
+      schema: {
+        operationId: 'system.getLicense',
+        summary: 'Get the license',
+        description:
+          'Answers the license key (masked with SVC_FEATURES_MASK_LICENSE) and its expiry. Licensing is not enforced.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        response: { 200: License },
+      },
     },
     () => system.getLicense(),
   )
@@ -81,7 +118,14 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     `${BASE}/system/info/license`,
     {
       config: { operation: 'set_license' },
-      schema: { querystring: CustomAuditQuery, body: SetLicenseBody },
+      schema: {
+        operationId: 'system.setLicense',
+        summary: 'Set the license',
+        description: 'Stores a license key. Licensing is not enforced.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        body: SetLicenseBody,
+      },
     },
     async (req) => {
       await system.setLicense(req.body.key, req.ctx.now)
@@ -92,14 +136,30 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     `${BASE}/system/info/kms`,
     {
       config: { operation: 'get_kms_status' },
-      schema: { querystring: CustomAuditQuery, response: { 200: KmsStatusResponse } },
+      schema: {
+        operationId: 'system.getKms',
+        summary: 'Get the KMS status',
+        description: 'Answers whether the KMS (and the export KMS) can be used, and their kind.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        response: { 200: KmsStatusResponse },
+      },
     },
     () => system.getKmsStatus(),
   )
 
   app.delete(
     `${BASE}/system/confvar`,
-    { config: { operation: 'clear_confvars' }, schema: { querystring: CustomAuditQuery } },
+    {
+      config: { operation: 'clear_confvars' },
+      schema: {
+        operationId: 'configVars.clearAllConfVars',
+        summary: 'Clear configuration variables',
+        description: 'Resets every dynamic configuration variable to its default.',
+        tags: ['Configuration variables'],
+        querystring: CustomAuditQuery,
+      },
+    },
     async () => {
       await confvars.clear()
     },
@@ -108,8 +168,17 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/system/confvar/:name`,
     {
-      config: { operation: 'get_confvar' },
-      schema: { params: ConfvarParams, querystring: CustomAuditQuery, response: { 200: Confvar } },
+      config: { operation: 'get_confvar', errors: ['confvarNotFound'] },
+      schema: {
+        operationId: 'configVars.getConfVar',
+        summary: 'Get a configuration variable',
+        description:
+          'Answers the value and default of a dynamic configuration variable (`log_level`, `trace_sql`).',
+        tags: ['Configuration variables'],
+        params: ConfvarParams,
+        querystring: CustomAuditQuery,
+        response: { 200: Confvar },
+      },
     },
     async (req) => confvars.get(req.params.name),
   )
@@ -117,8 +186,16 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/system/confvar/:name`,
     {
-      config: { operation: 'set_confvar' },
-      schema: { params: ConfvarParams, querystring: CustomAuditQuery, body: SetConfvarBody },
+      config: { operation: 'set_confvar', errors: ['confvarNotFound'] },
+      schema: {
+        operationId: 'configVars.setConfVar',
+        summary: 'Set a configuration variable',
+        description: 'Sets a dynamic configuration variable for every node.',
+        tags: ['Configuration variables'],
+        params: ConfvarParams,
+        querystring: CustomAuditQuery,
+        body: SetConfvarBody,
+      },
     },
     async (req) => {
       await confvars.set(req.params.name, req.body.value)
@@ -129,7 +206,14 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
     `${BASE}/system/debug/error/trigger`,
     {
       config: { operation: 'trigger_error' },
-      schema: { querystring: CustomAuditQuery, body: TriggerErrorBody },
+      schema: {
+        operationId: 'system.triggerError',
+        summary: 'Trigger an error',
+        description: 'A test aid: answers the error described by the body.',
+        tags: ['System'],
+        querystring: CustomAuditQuery,
+        body: TriggerErrorBody,
+      },
     },
     async (req) => system.triggerError(req.body.status),
   )

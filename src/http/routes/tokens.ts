@@ -48,8 +48,24 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/tokens`,
     {
-      config: { operation: 'tokenize' },
+      config: {
+        operation: 'tokenize',
+        errors: [
+          'collectionNotFound',
+          'objectNotFound',
+          'propertyNotFound',
+          'invalidTokenizeValues',
+          'alreadyExists',
+          'transactionIdUsed',
+          'tenantTagUsed',
+        ],
+      },
       schema: {
+        operationId: 'tokens.tokenize',
+        summary: 'Tokenize',
+        description:
+          'Creates tokens for object properties or given values and answers their IDs in request order. No token is created if any item fails.',
+        tags: ['Tokens'],
         params,
         querystring: TokenizeQuery,
         body: TokenizeBody,
@@ -66,8 +82,19 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/tokens`,
     {
-      config: { operation: 'detokenize' },
-      schema: { params, querystring: DetokenizeQuery, response: { 200: DetokenizedTokens } },
+      config: {
+        operation: 'detokenize',
+        errors: ['collectionNotFound', 'objectNotFound', 'propertyNotFound'],
+      },
+      schema: {
+        operationId: 'tokens.detokenize',
+        summary: 'Detokenize',
+        description: 'Answers the values behind tokens selected by token IDs, object IDs or tags.',
+        tags: ['Tokens'],
+        params,
+        querystring: DetokenizeQuery,
+        response: { 200: DetokenizedTokens },
+      },
     },
     (req) =>
       tokens.detokenize(req.ctx, req.params.collection, selectionOf(req.query), {
@@ -80,8 +107,12 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/query/tokens`,
     {
-      config: { operation: 'search_tokens' },
+      config: { operation: 'search_tokens', errors: ['collectionNotFound'] },
       schema: {
+        operationId: 'tokens.searchTokens',
+        summary: 'Search tokens',
+        description: 'Answers the metadata of the tokens matching object IDs, token IDs or tags.',
+        tags: ['Tokens'],
         params,
         querystring: SearchTokensQuery,
         body: QueryToken,
@@ -98,8 +129,26 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.patch(
     `${BASE}/tokens`,
     {
-      config: { operation: 'update_tokens', isAdhocMissingNotFound: true },
-      schema: { params, querystring: UpdateTokensQuery, body: UpdateTokenRequest },
+      config: {
+        operation: 'update_tokens',
+        errors: [
+          'collectionNotFound',
+          'tokenNotFound',
+          'propertyNotFound',
+          'invalidTokenizeValues',
+          'tenantTagUsed',
+        ],
+        isAdhocMissingNotFound: true,
+      },
+      schema: {
+        operationId: 'tokens.updateTokens',
+        summary: 'Update tokens',
+        description: 'Changes the tags, expiry or data of the tokens matching the query.',
+        tags: ['Tokens'],
+        params,
+        querystring: UpdateTokensQuery,
+        body: UpdateTokenRequest,
+      },
     },
     async (req) => {
       const options = {
@@ -113,8 +162,20 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete(
     `${BASE}/tokens`,
     {
-      config: { operation: 'delete_tokens', isAdhocMissingNotFound: true },
-      schema: { params, querystring: DeleteTokensQuery },
+      config: {
+        operation: 'delete_tokens',
+        errors: ['collectionNotFound', 'tokenNotFound'],
+        isAdhocMissingNotFound: true,
+      },
+      schema: {
+        operationId: 'tokens.deleteTokens',
+        summary: 'Delete tokens',
+        description:
+          'Archives the tokens matching every criterion; with `options=archived`, removes archived ones.',
+        tags: ['Tokens'],
+        params,
+        querystring: DeleteTokensQuery,
+      },
     },
     async (req) => {
       const options = {
@@ -128,8 +189,20 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/rotate/tokens`,
     {
-      config: { operation: 'rotate_tokens', isAdhocMissingNotFound: true },
-      schema: { params, querystring: RotateTokensQuery, response: { 200: RotatedTokens } },
+      config: {
+        operation: 'rotate_tokens',
+        errors: ['collectionNotFound', 'tokenIdsNotFound', 'tokenNotFound'],
+        isAdhocMissingNotFound: true,
+      },
+      schema: {
+        operationId: 'tokens.rotateTokens',
+        summary: 'Rotate tokens',
+        description: 'Gives tokens new IDs and answers the map from old to new ID.',
+        tags: ['Tokens'],
+        params,
+        querystring: RotateTokensQuery,
+        response: { 200: RotatedTokens },
+      },
     },
     (req) => tokens.rotate(req.ctx, req.params.collection, req.query.token_ids ?? []),
   )
@@ -137,8 +210,15 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/transaction_id/:id`,
     {
-      config: { operation: 'get_transaction_id' },
+      config: {
+        operation: 'get_transaction_id',
+        errors: ['collectionNotFound', 'transactionIdNotFound'],
+      },
       schema: {
+        operationId: 'tokens.getByTransactionId',
+        summary: 'Get tokens by transaction ID',
+        description: 'Answers the IDs of the tokens created under a transaction ID.',
+        tags: ['Tokens'],
         params: TransactionParams,
         querystring: DataQuery,
         response: { 200: TransactionIdResult },
@@ -150,8 +230,16 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/count/tokens`,
     {
-      config: { operation: 'count_tokens' },
-      schema: { params, querystring: DataQuery, response: { 200: TokensCount } },
+      config: { operation: 'count_tokens', errors: ['collectionNotFound'] },
+      schema: {
+        operationId: 'tokens.getTokensCount',
+        summary: 'Count tokens',
+        description: 'Answers the number of active and archived tokens of a collection.',
+        tags: ['Tokens'],
+        params,
+        querystring: DataQuery,
+        response: { 200: TokensCount },
+      },
     },
     (req) => tokens.count(req.ctx, req.params.collection),
   )
@@ -159,8 +247,16 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/export/tokens`,
     {
-      config: { operation: 'export_tokens' },
-      schema: { params, querystring: ExportTokensQuery, response: { 200: TokenDataPage } },
+      config: { operation: 'export_tokens', errors: ['collectionNotFound', 'notInMemoryMode'] },
+      schema: {
+        operationId: 'tokens.exportTokens',
+        summary: 'Export tokens',
+        description: 'Answers token data, a page at a time, encrypted with the export key.',
+        tags: ['Tokens'],
+        params,
+        querystring: ExportTokensQuery,
+        response: { 200: TokenDataPage },
+      },
     },
     (req) =>
       tokens.export(req.ctx, req.params.collection, {
@@ -173,8 +269,12 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/import/tokens`,
     {
-      config: { operation: 'import_tokens' },
+      config: { operation: 'import_tokens', errors: ['collectionNotFound', 'notInMemoryMode'] },
       schema: {
+        operationId: 'tokens.importTokens',
+        summary: 'Import tokens',
+        description: "Stores tokens exported by another vault; read `ok` and each item's `error`.",
+        tags: ['Tokens'],
         params,
         querystring: ImportTokensQuery,
         body: ImportTokensBody,
