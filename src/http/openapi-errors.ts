@@ -37,6 +37,9 @@ const EXAMPLE_CONTEXT: Partial<Record<ErrorName, Record<string, string>>> = {
   dataTypeNotFound: { type: 'STRING_SSN' },
   userNotFound: { username: 'webapp' },
   confvarNotFound: { name: 'log_levels' },
+  bundleNotFound: { bundle: 'ssn_helpers' },
+  actionNotFound: { action: 'notify' },
+  functionFailed: { bundle: 'ssn_helpers', function: 'mask' },
 }
 
 /** The errors every route of a kind answers, derived from its operation's requirement. */

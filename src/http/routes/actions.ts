@@ -55,7 +55,10 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     CTL,
     {
-      config: { operation: 'add_action' },
+      config: {
+        operation: 'add_action',
+        errors: ['featureDisabled', 'bundleNotFound', 'alreadyExists'],
+      },
       schema: {
         operationId: 'actions.addAction',
         summary: 'Add action',
@@ -73,7 +76,7 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${CTL}/:action`,
     {
-      config: { operation: 'get_action' },
+      config: { operation: 'get_action', errors: ['actionNotFound', 'policyDenied'] },
       schema: {
         operationId: 'actions.getActionByName',
         summary: 'Get action',
@@ -90,7 +93,7 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete(
     `${CTL}/:action`,
     {
-      config: { operation: 'delete_action' },
+      config: { operation: 'delete_action', errors: ['actionNotFound'] },
       schema: {
         operationId: 'actions.deleteAction',
         summary: 'Delete action',
@@ -108,7 +111,10 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${DATA}/http_call`,
     {
-      config: { operation: 'invoke_http_call' },
+      config: {
+        operation: 'invoke_http_call',
+        errors: ['collectionNotFound', 'propertyNotFound', 'objectNotFound', 'tokenNotFound'],
+      },
       schema: {
         operationId: 'actions.invokeHttpCallAction',
         summary: 'Invoke HTTP call action',
@@ -126,7 +132,10 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${DATA}/:action`,
     {
-      config: { operation: 'invoke_action' },
+      config: {
+        operation: 'invoke_action',
+        errors: ['featureDisabled', 'actionNotFound', 'bundleNotFound', 'functionFailed'],
+      },
       schema: {
         operationId: 'actions.invokeAction',
         summary: 'Invoke action',

@@ -70,7 +70,7 @@ export const bundlesRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     BASE,
     {
-      config: { operation: 'add_bundle' },
+      config: { operation: 'add_bundle', errors: ['featureDisabled', 'alreadyExists'] },
       schema: {
         operationId: 'bundles.addBundle',
         summary: 'Add bundle',
@@ -88,7 +88,7 @@ export const bundlesRoutes: RoutesPlugin = async (app, { services }) => {
   app.get(
     `${BASE}/:bundle`,
     {
-      config: { operation: 'get_bundle' },
+      config: { operation: 'get_bundle', errors: ['bundleNotFound'] },
       schema: {
         operationId: 'bundles.getBundle',
         summary: 'Get bundle',
@@ -105,7 +105,10 @@ export const bundlesRoutes: RoutesPlugin = async (app, { services }) => {
   app.patch(
     `${BASE}/:bundle`,
     {
-      config: { operation: 'update_bundle' },
+      config: {
+        operation: 'update_bundle',
+        errors: ['featureDisabled', 'bundleNotFound', 'concurrentUpdate'],
+      },
       schema: {
         operationId: 'bundles.updateBundle',
         summary: 'Update bundle',
@@ -124,7 +127,7 @@ export const bundlesRoutes: RoutesPlugin = async (app, { services }) => {
   app.delete(
     `${BASE}/:bundle`,
     {
-      config: { operation: 'delete_bundle' },
+      config: { operation: 'delete_bundle', errors: ['bundleNotFound', 'inUse'] },
       schema: {
         operationId: 'bundles.deleteBundle',
         summary: 'Delete bundle',
