@@ -1,0 +1,206 @@
+// src/core/analysis/recognizers/names.ts: names of private persons from the shape of the words, name lists and context
+//
+// A run of capitalised words (with particles such as "von" or "de la", initials and a leading
+// title) is a candidate. Its score grows with the evidence: a title, a first name found in the
+// national first-name lists, a second word (a surname), and context words before it (an
+// introduction, a greeting, a sign-off, a field name). A public role before it, a public figure,
+// a brand, or an organisation, product or street word in or right after it rules it out.
+import type { Detection, Language } from '../detector.ts'
+import { FUNCTION_WORDS } from '../language.ts'
+import type { NameLexicon } from '../names-data.ts'
+import { PUBLIC_FIGURES, ROLE_WORDS } from '../public-figures.ts'
+import type { Recognizer } from '../recognizer.ts'
+import { clamp, wordsBefore } from '../text.ts'
+import {
+  BRANDS,
+  GREETINGS,
+  INTRODUCING,
+  NAMING,
+  NON_NAME_WORDS,
+  NOT_PERSON,
+  SIGN_OFFS,
+  SOCIAL,
+} from './name-words.ts'
+
+const WORD = /\p{L}[\p{L}\p{M}'’-]*\.?/gu
+
+const TITLES = new Set(
+  'mr mrs ms miss mx dr prof sir herr frau sr sra srta d dña don doña m mme mlle monsieur madame mademoiselle señor señora'.split(
+    ' ',
+  ),
+)
+const PARTICLES = new Set(
+  'von van der den de del della di da du le la y zu dos das ten ter'.split(' '),
+)
+
+type Word = Readonly<{ text: string; begin: number; end: number }>
+
+const bare = (w: string) => w.replace(/\.$/, '').toLowerCase()
+const isCapitalised = (w: string) => /^\p{Lu}/u.test(w)
+const isInitial = (w: string) => /^\p{Lu}\.$/u.test(w)
+const isAllCaps = (w: string) => w.length >= 2 && /^[\p{Lu}'’-]+\.?$/u.test(w)
+const isTitle = (w: string) => TITLES.has(bare(w))
+/** `PlayStation`, `iPhone`: capitals inside a word mark a product (but McAllister, DeShawn, O'Neil). */
+const isCamelCase = (w: string) =>
+  /\p{Ll}{2}\p{Lu}/u.test(w.replace(/^(?:Mc|Mac|De|Le|La|Di|Van|O['’])/u, ''))
+
+/**
+ * Whether a word may stand in a name run: capitalised (not a function word), a particle (also
+ * capitalised inside a run: "Nathalie Le Goff"), a title.
+ */
+function fits(word: string, isInRun: boolean): boolean {
+  const lower = bare(word)
+  if (PARTICLES.has(word) || isTitle(word) || (isInRun && PARTICLES.has(lower))) return true
+  if (!isCapitalised(word) || isCamelCase(word)) return false
+  return (
+    !FUNCTION_WORDS.has(lower) &&
+    !NON_NAME_WORDS.has(lower) &&
+    !GREETINGS.has(lower) &&
+    !ROLE_WORDS.has(lower)
+  )
+}
+
+const isParticle = (w: string) => PARTICLES.has(w.toLowerCase())
+
+/** Consecutive words separated by one space that can belong to a name. */
+function runsOf(text: string): Word[][] {
+  const runs: Word[][] = []
+  let run: Word[] = []
+  WORD.lastIndex = 0
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+    const word = { text: m[0], begin: m.index, end: m.index + m[0].length }
+    const last = run[run.length - 1]
+    const isSpaced = last !== undefined && text.slice(last.end, word.begin) === ' '
+    // A word ending in a full stop ends the run, unless it is a title or an initial.
+    const joined =
+      isSpaced && (!last.text.endsWith('.') || isTitle(last.text) || isInitial(last.text))
+    if (joined && fits(word.text, true)) run.push(word)
+    else {
+      if (run.length > 0) runs.push(run)
+      run = fits(word.text, false) ? [word] : []
+    }
+  }
+  if (run.length > 0) runs.push(run)
+  return runs
+}
+
+function isFirstName(names: NameLexicon, word: string, language?: Language): boolean {
+  const plain = word.replace(/\.$/, '')
+  if (isAllCaps(plain) || plain.length < 2 || NOT_PERSON.has(plain.toLowerCase())) return false
+  const head = plain.split(/[-’']/)[0] ?? ''
+  return head.length >= 2 && names.isFirstName(head, language)
+}
+
+/** Where the name starts in a run: a title, a listed first name, or an all-caps surname before one. */
+function startOf(run: readonly Word[], names: NameLexicon): number | undefined {
+  for (let i = 0; i < run.length; i++) {
+    const word = run[i] as Word
+    if (isTitle(word.text) && i + 1 < run.length) return i
+    if (isFirstName(names, word.text)) {
+      const previous = run[i - 1]
+      return previous !== undefined && isAllCaps(previous.text) ? i - 1 : i
+    }
+  }
+  return undefined
+}
+
+type Evidence = Readonly<{
+  title: boolean
+  listed: boolean
+  listedInLanguage: boolean
+  words: number
+  introduced: boolean
+  greeted: boolean
+  social: boolean
+}>
+
+/** The score of a candidate from its evidence (see the file comment), calibrated on the tuning set. */
+function scoreOf(e: Evidence): number {
+  const context = e.introduced ? 0.2 : e.greeted ? 0.15 : e.social ? 0.1 : 0
+  if (e.title) return clamp(0.75 + context)
+  if (e.listed && e.words >= 2) return clamp(0.7 + context + (e.listedInLanguage ? 0.05 : 0))
+  if (e.listed) return e.introduced ? 0.7 : e.greeted ? 0.65 : 0.25
+  if (e.words >= 2) return e.introduced ? 0.62 : e.greeted ? 0.5 : 0.15
+  return e.introduced ? 0.4 : 0.1
+}
+
+/** The key of a JSON member or form field whose value starts at `at`: `"name": "…"`, `Name: …`. */
+function fieldName(text: string, at: number): string | undefined {
+  const match = /["']?([\p{L}_]{2,30})["']?\s?[:=]\s?["']?$/u.exec(
+    text.slice(Math.max(0, at - 40), at),
+  )
+  return match?.[1]?.toLowerCase()
+}
+
+/** The run starts a line after one that signs off ("Kind regards,"). */
+function isSignedOff(text: string, begin: number): boolean {
+  const lineStart = text.lastIndexOf('\n', begin - 1)
+  if (lineStart < 0 || text.slice(lineStart + 1, begin).trim() !== '') return false
+  const previous = text.slice(text.lastIndexOf('\n', lineStart - 1) + 1, lineStart).toLowerCase()
+  return previous.length < 60 && [...SIGN_OFFS].some((w) => previous.includes(w))
+}
+
+/** A product or model number right after the run: `Model Y`, `Galaxy S23`, `Golf 8`. */
+function isFollowedByModel(text: string, end: number): boolean {
+  return /^\s?(?:\d|\p{Lu}(?:\d|\b)(?![.'’]))/u.test(text.slice(end, end + 3))
+}
+
+function candidate(
+  text: string,
+  run: readonly Word[],
+  names: NameLexicon,
+  language: Language,
+): Detection | undefined {
+  if (run.some((w) => NOT_PERSON.has(bare(w.text)))) return undefined
+  let start = startOf(run, names)
+  const at = (run[start ?? 0] as Word).begin
+  const before = wordsBefore(text, at, 4)
+  const key = fieldName(text, at)
+  const introduced =
+    before.some((w) => INTRODUCING.has(w)) || (key !== undefined && INTRODUCING.has(key))
+  if (start === undefined) {
+    // Without a listed first name, only words that name the name ("my name is …") will do.
+    const named =
+      before.slice(-2).some((w) => NAMING.has(w)) || (key !== undefined && INTRODUCING.has(key))
+    if (!named) return undefined
+    start = 0
+  }
+  let words = run.slice(start, start + 5)
+  while (words.length > 1 && isParticle(words[words.length - 1]?.text ?? ''))
+    words = words.slice(0, -1)
+  const first = words[0] as Word
+  const last = words[words.length - 1] as Word
+  const nameWords = words.filter((w) => !isTitle(w.text) && !isParticle(w.text))
+  if (nameWords.length === 0 || isFollowedByModel(text, last.end)) return undefined
+  // All-caps words (acronyms) only as a surname written before the first name.
+  if (nameWords.some((w, i) => isAllCaps(w.text) && !(i === 0 && nameWords.length > 1)))
+    return undefined
+  const full = text
+    .slice((nameWords[0] as Word).begin, last.end)
+    .replace(/\.$/, '')
+    .toLowerCase()
+  if (PUBLIC_FIGURES.has(full) || BRANDS.has(full)) return undefined
+  if (wordsBefore(text, first.begin, 6).some((w) => ROLE_WORDS.has(w))) return undefined
+  const head = nameWords.find((w) => !isAllCaps(w.text)) ?? (nameWords[0] as Word)
+  const evidence: Evidence = {
+    title: isTitle(first.text),
+    listed: isFirstName(names, head.text),
+    listedInLanguage: isFirstName(names, head.text, language),
+    words: nameWords.length,
+    introduced,
+    greeted: GREETINGS.has(before[before.length - 1] ?? '') || isSignedOff(text, first.begin),
+    social: before.some((w) => SOCIAL.has(w) || SIGN_OFFS.has(w)),
+  }
+  const end =
+    last.text.endsWith('.') && !isInitial(last.text) && !evidence.title ? last.end - 1 : last.end
+  return { type: 'NAME', begin: first.begin, end, score: scoreOf(evidence) }
+}
+
+export const recognizeNames: Recognizer = ({ text, names, language }) => {
+  const found: Detection[] = []
+  for (const run of runsOf(text)) {
+    const detection = candidate(text, run, names, language)
+    if (detection !== undefined) found.push(detection)
+  }
+  return found
+}
