@@ -211,6 +211,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
         isLuhnCheckEnabled: !config.features.disableCcLuhnValidation,
       },
       isEncryptionEnabled: config.features.encryption,
+      isAnalysisEnabled: config.features.analysis,
       objects: {
         defaultPageSize: config.service.defaultPageSize,
         maxPageSize: config.service.maxPageSize,

@@ -1,4 +1,6 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
+import { createAnalysisService } from './analysis/analysis.ts'
+import { createLocalDetector } from './analysis/local-detector.ts'
 import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
 import { createCollectionsService } from './collections/collections.ts'
@@ -55,6 +57,8 @@ export type CoreSettings = Readonly<{
   confvarDefaults: Readonly<{ logLevel: string; traceSql: boolean }>
   typeLimits: TypeLimits
   isEncryptionEnabled: boolean
+  /** SVC_FEATURES_ANALYSIS. */
+  isAnalysisEnabled: boolean
   objects: ObjectsSettings
   lifecycle: Readonly<{
     /** SVC_DB_GC_RETENTION_PERIOD and SVC_DB_GC_BATCH_SIZE. */
@@ -252,6 +256,13 @@ export function createServices(deps: ServicesDeps) {
       page: settings.objects,
     },
   })
+  const analysis = createAnalysisService({
+    detector: createLocalDetector(),
+    collections,
+    types,
+    tokens,
+    isEnabled: settings.isAnalysisEnabled,
+  })
   // Stored data sealed under rotatable keys.
   const reencryptionSources = [
     createObjectsReencryption({ store, envelope }),
@@ -289,6 +300,7 @@ export function createServices(deps: ServicesDeps) {
     deterministicIds,
     crypto,
     tokens,
+    analysis,
     reencryption,
     keys,
   }

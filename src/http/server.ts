@@ -16,6 +16,7 @@ import { lazyCompilers } from './compilers.ts'
 import { toErrorResponse } from './errors.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
+import { analysisRoutes } from './routes/analysis.ts'
 import { collectionsRoutes } from './routes/collections.ts'
 import { cryptoRoutes } from './routes/crypto.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
@@ -62,6 +63,7 @@ const ROUTES: readonly RoutesPlugin[] = [
   cryptoRoutes,
   keysRoutes,
   tokensRoutes,
+  analysisRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']

@@ -35,7 +35,9 @@ const MIN_SCORE = 0.1
 const CHUNK = 8192
 const OVERLAP = 512
 
-const contains = (a: Detection, b: Detection) => a.begin <= b.begin && b.end <= a.end && a !== b
+/** Strictly: `a` covers `b` and is longer (equal spans compete on score). */
+const contains = (a: Detection, b: Detection) =>
+  a.begin <= b.begin && b.end <= a.end && a.end - a.begin > b.end - b.begin
 const overlaps = (a: Detection, b: Detection) => a.begin < b.end && b.begin < a.end
 
 /**

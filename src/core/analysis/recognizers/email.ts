@@ -20,9 +20,8 @@ const ROLES = new Set(
   informacion reservas prensa
   kontakt rechnung rechnungen bestellung bestellungen datenschutz presse kundenservice buchhaltung
   verwaltung vertrieb personal bewerbung anfrage zentrale empfang
-  serviceclient commandes commande rh bonjour sav accueil compta comptabilite recrutement`.split(
-    /\s+/,
-  ),
+  serviceclient commandes commande rh bonjour sav accueil compta comptabilite recrutement facturation
+  clients reclamations`.split(/\s+/),
 )
 
 export function isRoleMailbox(local: string): boolean {

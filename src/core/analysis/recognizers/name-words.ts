@@ -5,7 +5,7 @@ const words = (text: string) => new Set(text.split(/\s+/).filter(Boolean))
 /** Words that say what follows is a person's name. */
 export const INTRODUCING = words(`
   name named names nombre nom nome llamo llama heiße heißt heisse appelle appelles i'm im soy suis
-  signed firmado unterschrieben signé contact contacto kontakt ansprechpartner ansprechpartnerin
+  contact contacto kontakt ansprechpartner ansprechpartnerin
   customer cliente kunde kundin client patient patientin patiente paciente holder titular
   inhaber inhaberin titulaire employee empleado empleada mitarbeiter mitarbeiterin employé employée user
   usuario benutzer utilisateur attn attention atención wife husband marido esposa mujer épouse mari
@@ -36,6 +36,11 @@ export const NON_NAME_WORDS = words(`
   je tu il elle nous vous ils elles notre nos votre vos leur leurs ce cet cette ces son sa ses
   mon ma mes ton ta tes tout toute tous toutes chaque ici là quand où quoi qui comment si mais et
   ou aussi oui non`)
+
+/** Prepositions of place: a single capitalised word after one is a place ("in Berlin", "de Sevilla"). */
+export const PLACE_PREPOSITIONS = words(`
+  in at from to near via into towards de en desde hasta hacia para a à au aux vers depuis dans
+  nach aus von bei zu über ab`)
 
 /** Greetings right before a name ("Hi Anna", "Estimado Sr. Ruiz"). */
 export const GREETINGS = words(`
@@ -76,7 +81,7 @@ export const BRANDS = new Set(
   `hugo boss|tommy hilfiger|ralph lauren|calvin klein|louis vuitton|christian dior|yves saint laurent|
   carolina herrera|giorgio armani|coco chanel|jean paul gaultier|karl lagerfeld|marc jacobs|
   michael kors|kate spade|tory burch|dr oetker|dr. oetker|john deere|martha stewart|paul smith|
-  ted baker|aston martin|walt disney|jack daniel's|johnnie walker|jim beam|levi strauss|
+  ted baker|aston martin|zara|zara home|massimo dutti|walt disney|jack daniel's|johnnie walker|jim beam|levi strauss|
   estée lauder|pierre cardin|guy laroche|ben|jerry|dr martens|dr. martens`
     .split('|')
     .map((b) => b.trim()),

@@ -18,6 +18,7 @@ import {
   NAMING,
   NON_NAME_WORDS,
   NOT_PERSON,
+  PLACE_PREPOSITIONS,
   SIGN_OFFS,
   SOCIAL,
 } from './name-words.ts'
@@ -38,7 +39,7 @@ type Word = Readonly<{ text: string; begin: number; end: number }>
 const bare = (w: string) => w.replace(/\.$/, '').toLowerCase()
 const isCapitalised = (w: string) => /^\p{Lu}/u.test(w)
 const isInitial = (w: string) => /^\p{Lu}\.$/u.test(w)
-const isAllCaps = (w: string) => w.length >= 2 && /^[\p{Lu}'’-]+\.?$/u.test(w)
+const isAllCaps = (w: string) => /^\p{Lu}[\p{Lu}'’-]+\.?$/u.test(w)
 const isTitle = (w: string) => TITLES.has(bare(w))
 /** `PlayStation`, `iPhone`: capitals inside a word mark a product (but McAllister, DeShawn, O'Neil). */
 const isCamelCase = (w: string) =>
@@ -77,7 +78,8 @@ function runsOf(text: string): Word[][] {
     if (joined && fits(word.text, true)) run.push(word)
     else {
       if (run.length > 0) runs.push(run)
-      run = fits(word.text, false) ? [word] : []
+      // A particle does not start a name ("la Gran Vía", "de Sevilla").
+      run = fits(word.text, false) && !PARTICLES.has(word.text) ? [word] : []
     }
   }
   if (run.length > 0) runs.push(run)
@@ -181,6 +183,8 @@ function candidate(
     .toLowerCase()
   if (PUBLIC_FIGURES.has(full) || BRANDS.has(full)) return undefined
   if (wordsBefore(text, first.begin, 6).some((w) => ROLE_WORDS.has(w))) return undefined
+  const isPlace = nameWords.length === 1 && PLACE_PREPOSITIONS.has(before[before.length - 1] ?? '')
+  if (isPlace && !isTitle(first.text)) return undefined
   const head = nameWords.find((w) => !isAllCaps(w.text)) ?? (nameWords[0] as Word)
   const evidence: Evidence = {
     title: isTitle(first.text),

@@ -15,7 +15,7 @@ export function isIssuableSsn(area: string, group: string, serial: string): bool
   return !NEVER_ISSUED.has(`${area}${group}${serial}`)
 }
 
-const BASE: Readonly<Record<string, number>> = { '-': 0.6, ' ': 0.4, '': 0.3 }
+const BASE: Readonly<Record<string, number>> = { '-': 0.6, ' ': 0.5, '': 0.3 }
 
 export const recognizeSsns: Recognizer = ({ text }) =>
   eachMatch(CANDIDATE, text, (match) => {
