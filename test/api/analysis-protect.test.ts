@@ -52,13 +52,14 @@ type Replacement = {
 
 describeEngines('analysis: protect and reveal', (engine) => {
   let server: TestServer
-  const api: Record<string, ReturnType<typeof analysisOf>> = {}
+  type User = 'Admin' | 'Writer' | 'NoEmailTokenize' | 'LocateOnly' | 'Agent' | 'Auditor'
+  const api = {} as Record<User, ReturnType<typeof analysisOf>>
   beforeAll(async () => {
     server = await startTestServer({ engine })
     await addCollection(server, SUPPORT)
     await setIam(server, IAM)
     api.Admin = analysisOf(server)
-    for (const name of ['Writer', 'NoEmailTokenize', 'LocateOnly', 'Agent', 'Auditor'])
+    for (const name of ['Writer', 'NoEmailTokenize', 'LocateOnly', 'Agent', 'Auditor'] as const)
       api[name] = analysisOf(server, await apiKeyOf(server, name))
   })
   afterAll(() => server.close())
@@ -84,7 +85,7 @@ describeEngines('analysis: protect and reveal', (engine) => {
 
   it('replaces each entity with a marker of a token made in the collection; equal values share a token', async () => {
     const body = await ok(
-      api.Writer?.protect('support_pii', {
+      api.Writer.protect('support_pii', {
         text: [TICKET, FOLLOW_UP],
         props: { INTERNATIONAL_BANK_ACCOUNT_NUMBER: 'iban_text' },
       }),
@@ -93,7 +94,7 @@ describeEngines('analysis: protect and reveal', (engine) => {
     expect(ticket.text).toMatch(
       /^Hi, my name is \[\[NAME:[0-9a-f-]{36}\]\]\. Call me on \[\[PHONE:[0-9a-f-]{36}\]\] or mail \[\[EMAIL:[0-9a-f-]{36}\]\]; refund IBAN \[\[INTERNATIONAL_BANK_ACCOUNT_NUMBER:[0-9a-f-]{36}\]\]\.$/,
     )
-    const byType = (r: Replacement[]) => Object.fromEntries(r.map((x) => [x.type, x]))
+    const byType = (r: Replacement[]): Json => Object.fromEntries(r.map((x) => [x.type, x]))
     const first = byType(ticket.replacements)
     const second = byType(followUp.replacements)
     expect(Object.keys(first).sort()).toEqual([
@@ -121,7 +122,7 @@ describeEngines('analysis: protect and reveal', (engine) => {
 
   it('skips and reports an entity type without a property, and a value its property refuses', async () => {
     const [noProperty] = await ok(
-      api.Writer?.protect('support_pii', { text: ['IBAN GB82 WEST 1234 5698 7654 32'] }),
+      api.Writer.protect('support_pii', { text: ['IBAN GB82 WEST 1234 5698 7654 32'] }),
     )
     expect(noProperty.text).toBe('IBAN GB82 WEST 1234 5698 7654 32')
     expect(noProperty.skipped).toEqual([
@@ -133,7 +134,7 @@ describeEngines('analysis: protect and reveal', (engine) => {
       },
     ])
     const [refused] = await ok(
-      api.Writer?.protect('support_pii', {
+      api.Writer.protect('support_pii', {
         text: ['Call +44 20 7946 0958'],
         props: { PHONE_NUMBER: 'ssn' },
       }),
@@ -147,7 +148,7 @@ describeEngines('analysis: protect and reveal', (engine) => {
 
   it('replaces only the requested types (Presidio names accepted) and makes pci tokens on request', async () => {
     const [only] = await ok(
-      api.Writer?.protect(
+      api.Writer.protect(
         'support_pii',
         { text: [TICKET], types: ['EMAIL_ADDRESS'] },
         '&token_type=pci',
@@ -157,18 +158,14 @@ describeEngines('analysis: protect and reveal', (engine) => {
     expect(only.text).toContain('Laura Whitfield')
     expect(only.text).not.toContain('laura.whitfield@gmail.com')
     const [again] = await ok(
-      api.Writer?.protect(
-        'support_pii',
-        { text: [FOLLOW_UP], types: ['EMAIL'] },
-        '&token_type=pci',
-      ),
+      api.Writer.protect('support_pii', { text: [FOLLOW_UP], types: ['EMAIL'] }, '&token_type=pci'),
     )
     expect(again.replacements[0].token_id).toBe(only.replacements[0].token_id)
   })
 
   it('refuses bad options: unknown entity type, property, collection, token type (nothing tokenized)', async () => {
     const before = await tokenCount()
-    const writer = api.Writer as ReturnType<typeof analysisOf>
+    const writer = api.Writer
     const unknownType = await expectError(
       await writer.protect('support_pii', { text: [TICKET], types: ['SHOE_SIZE'] }),
       400,
@@ -206,34 +203,30 @@ describeEngines('analysis: protect and reveal', (engine) => {
 
   it('answers 403 ERR1006 when a policy refuses one property, and tokenizes nothing', async () => {
     const before = await tokenCount()
-    const res = await api.NoEmailTokenize?.protect('support_pii', { text: [TICKET] })
-    await expectError(res as Json, 403, 'ERR1006')
+    const res = await api.NoEmailTokenize.protect('support_pii', { text: [TICKET] })
+    await expectError(res, 403, 'ERR1006')
     expect(await tokenCount()).toBe(before)
   })
 
   it('needs CapAnalysisLocate and CapTokensWriter (403 ERR1007)', async () => {
     await expectError(
-      (await api.LocateOnly?.protect('support_pii', { text: [TICKET] })) as Json,
+      await api.LocateOnly.protect('support_pii', { text: [TICKET] }),
       403,
       'ERR1007',
     )
-    await expectError(
-      (await api.Agent?.protect('support_pii', { text: [TICKET] })) as Json,
-      403,
-      'ERR1007',
-    )
+    await expectError(await api.Agent.protect('support_pii', { text: [TICKET] }), 403, 'ERR1007')
   })
 
   it('reveals values to a caller who may see them, and masked e-mails only to the masked-only agent', async () => {
-    const [stored] = await ok(api.Writer?.protect('support_pii', { text: [TICKET] }))
-    const [full] = await ok(api.Auditor?.reveal('support_pii', { text: [stored.text] }))
+    const [stored] = await ok(api.Writer.protect('support_pii', { text: [TICKET] }))
+    const [full] = await ok(api.Auditor.reveal('support_pii', { text: [stored.text] }))
     expect(full).toEqual({
       text: 'Hi, my name is Laura Whitfield. Call me on +442079460958 or mail laura.whitfield@gmail.com; refund IBAN GB82 WEST 1234 5698 7654 32.',
       revealed: 3,
       withheld: 0,
     })
     const [masked] = await ok(
-      api.Agent?.reveal('support_pii', {
+      api.Agent.reveal('support_pii', {
         text: [stored.text],
         transformations: { EMAIL_ADDRESS: 'email.mask' },
       }),
@@ -243,53 +236,41 @@ describeEngines('analysis: protect and reveal', (engine) => {
     expect(masked.text).toMatch(/mail l\*+@gmail\.com;/)
     expect(masked.text).toMatch(/\[\[NAME:[0-9a-f-]{36}\]\]/)
     const [bareTransformer] = await ok(
-      api.Agent?.reveal('support_pii', { text: [stored.text], transformations: { EMAIL: 'mask' } }),
+      api.Agent.reveal('support_pii', { text: [stored.text], transformations: { EMAIL: 'mask' } }),
     )
     expect(bareTransformer.text).toBe(masked.text)
-    const [nothing] = await ok(api.Agent?.reveal('support_pii', { text: [stored.text] }))
+    const [nothing] = await ok(api.Agent.reveal('support_pii', { text: [stored.text] }))
     expect(nothing).toEqual({ text: stored.text, revealed: 0, withheld: 3 })
   })
 
   it('keeps unknown tokens and text that only looks like a marker as they are', async () => {
     const text =
       'See [[EMAIL:00000000-0000-4000-8000-000000000000]] and [[NOTE:abc]] and [[EMAIL:]].'
-    expect(await ok(api.Auditor?.reveal('support_pii', { text: [text, ''] }))).toEqual([
+    expect(await ok(api.Auditor.reveal('support_pii', { text: [text, ''] }))).toEqual([
       { text, revealed: 0, withheld: 1 },
       { text: '', revealed: 0, withheld: 0 },
     ])
   })
 
   it('refuses reveal for an unknown collection (404), transformation type (400) or without CapTokensDetokenizer (403)', async () => {
+    await expectError(await api.Auditor.reveal('nowhere', { text: ['x'] }), 404, 'ERR1004')
     await expectError(
-      (await api.Auditor?.reveal('nowhere', { text: ['x'] })) as Json,
-      404,
-      'ERR1004',
-    )
-    await expectError(
-      (await api.Auditor?.reveal('support_pii', {
+      await api.Auditor.reveal('support_pii', {
         text: ['x'],
         transformations: { SHOE: 'mask' },
-      })) as Json,
+      }),
       400,
       'ERR1012',
     )
-    await expectError(
-      (await api.Writer?.reveal('support_pii', { text: ['x'] })) as Json,
-      403,
-      'ERR1007',
-    )
-    await expectError(
-      (await api.Auditor?.reveal('support_pii', { text: [1] })) as Json,
-      400,
-      'ERR1012',
-    )
+    await expectError(await api.Writer.reveal('support_pii', { text: ['x'] }), 403, 'ERR1007')
+    await expectError(await api.Auditor.reveal('support_pii', { text: [1] }), 400, 'ERR1012')
   })
 
   it('audits protect and reveal with the collection and properties, never the values', async () => {
     const [stored] = await ok(
-      api.Writer?.protect('support_pii', { text: [TICKET] }, '&custom_audit=protect-1'),
+      api.Writer.protect('support_pii', { text: [TICKET] }, '&custom_audit=protect-1'),
     )
-    await ok(api.Auditor?.reveal('support_pii', { text: [stored.text] }))
+    await ok(api.Auditor.reveal('support_pii', { text: [stored.text] }))
     const rows = await server.app.store.audit.list({ limit: 1000 })
     const records = rows.map((row) => JSON.parse(row.record))
     const protectEvent = records.find((r) => r.custom_audit === 'protect-1')

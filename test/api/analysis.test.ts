@@ -162,10 +162,10 @@ describeEngines('analysis: contains and locate', (engine) => {
     await expectError(res, 400, 'ERR1001')
     await setIam(
       server,
-      rolesToml({
+      `${rolesToml({
         Detector: { capabilities: ['CapAnalysisDetect'] },
         Locator: { capabilities: ['CapAnalysisLocate'] },
-      }) + '\n[policies]\n',
+      })}\n[policies]\n`,
     )
     const detector = analysisOf(server, await apiKeyOf(server, 'Detector'))
     const locator = analysisOf(server, await apiKeyOf(server, 'Locator'))

@@ -33,14 +33,12 @@ export function checkTexts(texts: readonly string[]): void {
     })
 }
 
-/** The request's language, or undefined (detected per text); 400 naming the supported ones. */
+/** The request's language (`es`, `ES`, `es-MX`…), or undefined (detected per text); 400 naming the supported ones. */
 export function languageOf(value: string | undefined): Language | undefined {
   if (value === undefined) return undefined
-  const language = value.trim().toLowerCase().slice(0, 2)
-  if (
-    (LANGUAGES as readonly string[]).includes(language) &&
-    /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i.test(value.trim())
-  )
+  const match = /^([a-z]{2})(?:[-_][a-z0-9]{2,8})?$/i.exec(value.trim())
+  const language = match?.[1]?.toLowerCase()
+  if (language !== undefined && (LANGUAGES as readonly string[]).includes(language))
     return language as Language
   throw new VaultError('invalidRequest', {
     message: `The language is not supported; use one of ${LANGUAGES.join(', ')}.`,

@@ -31,7 +31,22 @@ const AMBIGUOUS = new Set(
   luz paz sol mar rosa blanca nieves reyes cruz fe verdad mai ostern
   ein eine bitte danke mein meine unser nach bei
   avril mars juin saint sainte
-  ordre pedido monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/),
+  ordre pedido monday tuesday wednesday thursday friday saturday sunday
+  great park patient prime kindle sevilla zara renault happy merry justice liberty unity harmony money
+  silver diamond coral rock stone wood forest lake ocean rain snow cloud blue fern oak ash moss reed
+  hill ridge cliff lane court hall temple chapel abbey bishop deacon pastor heaven zion salem haven
+  harbor cove island sierra nevada montana dakota arizona texas kansas utah boston denver orlando
+  miami vegas reno chicago cleveland memphis atlanta raleigh richmond washington general captain
+  judge mister lady lord duke earl baron knight queen empress sultan khan shah raja pasha diva madonna
+  madrid barcelona valencia malaga málaga bilbao toledo granada lyon marseille nice lille nantes
+  toulouse bordeaux munich münchen hamburg köln dresden leipzig bremen hannover frankfurt vienna wien
+  zurich geneva rome roma milan milano manchester bristol oxford cambridge york dublin melbourne perth
+  brisbane toronto montreal vancouver quebec canada mexico brazil argentina chile peru colombia cuba
+  spain españa france germany deutschland england scotland ireland wales italy portugal europe
+  australia lunes martes miércoles jueves viernes sábado domingo montag dienstag mittwoch donnerstag
+  freitag samstag sonntag lundi mardi mercredi jeudi vendredi samedi dimanche enero febrero marzo
+  mayo junio julio agosto septiembre octubre noviembre diciembre januar februar märz juli oktober
+  dezember janvier février juillet août septembre octobre novembre décembre`.split(/\s+/),
 )
 
 function strip(word: string): string {

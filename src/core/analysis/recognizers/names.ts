@@ -56,6 +56,7 @@ function fits(word: string, isInRun: boolean): boolean {
   return (
     !FUNCTION_WORDS.has(lower) &&
     !NON_NAME_WORDS.has(lower) &&
+    !INTRODUCING.has(lower) &&
     !GREETINGS.has(lower) &&
     !ROLE_WORDS.has(lower)
   )
@@ -158,13 +159,14 @@ function candidate(
   const at = (run[start ?? 0] as Word).begin
   const before = wordsBefore(text, at, 4)
   const key = fieldName(text, at)
-  const introduced =
-    before.some((w) => INTRODUCING.has(w)) || (key !== undefined && INTRODUCING.has(key))
+  const isKeyed = key !== undefined && (INTRODUCING.has(key) || NAMING.has(key))
+  const introduced = before.slice(-2).some((w) => INTRODUCING.has(w) || NAMING.has(w)) || isKeyed
   if (start === undefined) {
-    // Without a listed first name, only words that name the name ("my name is …") will do.
-    const named =
-      before.slice(-2).some((w) => NAMING.has(w)) || (key !== undefined && INTRODUCING.has(key))
-    if (!named) return undefined
+    // Without a listed first name, a word right before must say a person follows.
+    if (!introduced) return undefined
+    start = 0
+  } else if (start === run.length - 1 && start > 0 && run.length <= 3) {
+    // Family name first ("Zhang Wei", "Oberhuber Franziska"): the listed name ends the run.
     start = 0
   }
   let words = run.slice(start, start + 5)

@@ -5,8 +5,8 @@ import { clamp, hasWordBefore } from '../text.ts'
 
 const CANDIDATE = /(?<![\w-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\w]|-\d)/g
 
-/** Numbers the SSA never issued or published as examples. */
-const NEVER_ISSUED = new Set(['078051120', '219099999', '123456789', '987654320'])
+/** Numbers printed on sample cards and in advertising (SSA), never a person's. */
+const NEVER_ISSUED = new Set(['078051120', '219099999'])
 
 export function isIssuableSsn(area: string, group: string, serial: string): boolean {
   const a = Number(area)
