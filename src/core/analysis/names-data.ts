@@ -80,7 +80,8 @@ export async function loadNameLexicon(): Promise<NameLexicon> {
   return {
     isFirstName(word, language) {
       const lower = word.toLowerCase()
-      const bits = names.get(lower) ?? names.get(strip(lower)) ?? 0
+      const bits =
+        names.get(lower) ?? (/[^\x00-\x7f]/.test(lower) ? names.get(strip(lower)) : 0) ?? 0
       return language === undefined ? bits !== 0 : (bits & LANGUAGE_BIT[language]) !== 0
     },
   }

@@ -50,9 +50,13 @@ const isCamelCase = (w: string) =>
  * capitalised inside a run: "Nathalie Le Goff"), a title.
  */
 function fits(word: string, isInRun: boolean): boolean {
+  // Most words are lower case: settle those first, without building a lower-cased copy.
+  const code = word.charCodeAt(0)
+  const isUpper = code < 128 ? code >= 65 && code <= 90 : isCapitalised(word)
+  if (!isUpper) return PARTICLES.has(word) || isTitle(word)
   const lower = bare(word)
-  if (PARTICLES.has(word) || isTitle(word) || (isInRun && PARTICLES.has(lower))) return true
-  if (!isCapitalised(word) || isCamelCase(word)) return false
+  if (isTitle(word) || (isInRun && PARTICLES.has(lower))) return true
+  if (isCamelCase(word)) return false
   return (
     !FUNCTION_WORDS.has(lower) &&
     !NON_NAME_WORDS.has(lower) &&
@@ -72,7 +76,7 @@ function runsOf(text: string): Word[][] {
   for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
     const word = { text: m[0], begin: m.index, end: m.index + m[0].length }
     const last = run[run.length - 1]
-    const isSpaced = last !== undefined && text.slice(last.end, word.begin) === ' '
+    const isSpaced = last !== undefined && word.begin === last.end + 1 && text[last.end] === ' '
     // A word ending in a full stop ends the run, unless it is a title or an initial.
     const joined =
       isSpaced && (!last.text.endsWith('.') || isTitle(last.text) || isInitial(last.text))
@@ -129,6 +133,9 @@ function scoreOf(e: Evidence): number {
 
 /** The key of a JSON member or form field whose value starts at `at`: `"name": "…"`, `Name: …`. */
 function fieldName(text: string, at: number): string | undefined {
+  let i = at - 1
+  while (i >= 0 && (text[i] === ' ' || text[i] === '"' || text[i] === "'")) i--
+  if (text[i] !== ':' && text[i] !== '=') return undefined
   const match = /["']?([\p{L}_]{2,30})["']?\s?[:=]\s?["']?$/u.exec(
     text.slice(Math.max(0, at - 40), at),
   )

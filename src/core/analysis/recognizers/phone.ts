@@ -7,7 +7,7 @@ import {
 import { PHONE_WORDS, THING_WORDS } from '../context-words.ts'
 import type { Language } from '../detector.ts'
 import { eachMatch, type Recognizer } from '../recognizer.ts'
-import { clamp, hasWordBefore, onlyDigits } from '../text.ts'
+import { clamp, hasWordBefore, isDigit, onlyDigits } from '../text.ts'
 
 /** Countries whose national formats are tried, by language of the text. */
 const COUNTRIES: Readonly<Record<Language, readonly CountryCode[]>> = {
@@ -31,15 +31,24 @@ const OTHER_COUNTRIES = [...new Set(Object.values(COUNTRIES).flat())]
 
 type Parsed = Readonly<{ parsed: PhoneNumber; international: boolean; isForeign: boolean }>
 
-/** Parses as international, else in the language's countries, else (less likely) in the others. */
-function parse(candidate: string, language: Language): Parsed | undefined {
-  const international = candidate.startsWith('+') || candidate.startsWith('00')
+const isSeparator = (c: string | undefined) => c === ' ' || c === '.' || c === '-'
+
+const isInternational = (candidate: string) =>
+  candidate.startsWith('+') || candidate.startsWith('00')
+
+/**
+ * Parses as international, else in the language's countries, else (less likely; only when asked,
+ * parsing is the costly step) in the others.
+ */
+function parse(candidate: string, language: Language, tryForeign: boolean): Parsed | undefined {
+  const international = isInternational(candidate)
   if (international) {
     const parsed = parsePhoneNumberFromString(candidate.replace(/^00/, '+'))
     return parsed?.isValid() ? { parsed, international, isForeign: false } : undefined
   }
   const own = COUNTRIES[language]
-  for (const country of [...own, ...OTHER_COUNTRIES.filter((c) => !own.includes(c))]) {
+  const countries = tryForeign ? [...own, ...OTHER_COUNTRIES.filter((c) => !own.includes(c))] : own
+  for (const country of countries) {
     const parsed = parsePhoneNumberFromString(candidate, country)
     if (!parsed?.isValid()) continue
     // Where numbers are dialled with a trunk 0, a national number without it is not one.
@@ -67,19 +76,22 @@ export const recognizePhones: Recognizer = ({ text, language, isLanguageGuessed 
       return undefined
     // A piece of a longer chain of digit groups (an IBAN, a card) is not a number of its own.
     const end = begin + raw.length
-    if (/\d[ .-]$/.test(text.slice(Math.max(0, begin - 2), begin))) return undefined
-    if (/^[ .-]\d/.test(text.slice(end, end + 2))) return undefined
+    if (isSeparator(text[begin - 1]) && isDigit(text[begin - 2])) return undefined
+    if (isSeparator(text[end]) && isDigit(text[end + 1])) return undefined
     // Part of an identifier: `ORD-2024-…`, `#123…`, `/orders/123…`.
     const before = text[begin - 1]
     if (before !== undefined && /[-#/:=_]/.test(before) && /\w/.test(text[begin - 2] ?? ''))
       return undefined
     if (before === '#') return undefined
-    const result = parse(raw, language)
+    const hasContext = hasWordBefore(text, begin, PHONE_WORDS, 4)
+    const context = (hasContext ? 0.3 : 0) - (hasWordBefore(text, begin, THING_WORDS, 3) ? 0.4 : 0)
+    const shape = shapeScore(raw, isInternational(raw))
+    // A candidate that cannot reach the report threshold is not worth parsing.
+    if (shape + context < 0.5) return undefined
+    // A foreign number costs 0.1, so without context it stays below the threshold: skip those.
+    const result = parse(raw, language, hasContext || isLanguageGuessed)
     if (result === undefined) return undefined
-    let score =
-      shapeScore(raw, result.international) - (result.isForeign && !isLanguageGuessed ? 0.1 : 0)
-    if (hasWordBefore(text, begin, PHONE_WORDS, 4)) score += 0.3
-    if (hasWordBefore(text, begin, THING_WORDS, 3)) score -= 0.4
+    const score = shape + context - (result.isForeign && !isLanguageGuessed ? 0.1 : 0)
     return {
       type: 'PHONE',
       begin,
