@@ -4,7 +4,8 @@ import type { Detection } from './detector.ts'
 import { toEntityType } from './entity-types.ts'
 import { detectLanguage } from './language.ts'
 import { languageOf } from './limits.ts'
-import { createLocalDetector, resolve } from './local-detector.ts'
+import { createLocalDetector } from './local-detector.ts'
+import { resolve } from './scan.ts'
 
 const d = (type: Detection['type'], begin: number, end: number, score: number): Detection => ({
   type,
