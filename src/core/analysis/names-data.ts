@@ -49,6 +49,9 @@ const AMBIGUOUS = new Set(
   dezember janvier février juillet août septembre octobre novembre décembre`.split(/\s+/),
 )
 
+/** Any character past ASCII: only such words have accents to strip. */
+const NON_ASCII = /[^ -~]/
+
 function strip(word: string): string {
   return word.normalize('NFD').replace(/[\u0300-\u036f]/g, '')
 }
@@ -80,8 +83,7 @@ export async function loadNameLexicon(): Promise<NameLexicon> {
   return {
     isFirstName(word, language) {
       const lower = word.toLowerCase()
-      const bits =
-        names.get(lower) ?? (/[^\x00-\x7f]/.test(lower) ? names.get(strip(lower)) : 0) ?? 0
+      const bits = names.get(lower) ?? (NON_ASCII.test(lower) ? names.get(strip(lower)) : 0) ?? 0
       return language === undefined ? bits !== 0 : (bits & LANGUAGE_BIT[language]) !== 0
     },
   }
