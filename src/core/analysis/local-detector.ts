@@ -5,9 +5,9 @@ import type { Detection, DetectOptions, Detector } from './detector.ts'
 import { detectLanguage } from './language.ts'
 import { loadNameLexicon, type NameLexicon } from './names-data.ts'
 
-/** Chunk length and the overlap each side, so context words and long values are seen whole. */
-const CHUNK = 8192
-const OVERLAP = 512
+/** Chunk length (a few milliseconds of work) and the overlap each side, so context words and long values are seen whole. */
+const CHUNK = 4096
+const OVERLAP = 384
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
