@@ -1,22 +1,11 @@
 // src/core/analysis/recognizers/card.ts: payment card numbers: issuer prefix (ISO/IEC 7812) and Luhn check digit
+
+import { isLuhnValid } from '../../types/financial.ts'
 import { CARD_WORDS } from '../context-words.ts'
 import { eachMatch, type Recognizer } from '../recognizer.ts'
 import { clamp, hasWordBefore, onlyDigits } from '../text.ts'
 
 const CANDIDATE = /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w]|[-.]\d)/g
-
-export function passesLuhn(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48
-    if (i % 2 === 1) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-  }
-  return sum % 10 === 0
-}
 
 /** Issuer ranges of the major networks and the lengths they issue. */
 function hasIssuerPrefix(d: string): boolean {
@@ -47,7 +36,7 @@ export const recognizeCards: Recognizer = ({ text }) =>
   eachMatch(CANDIDATE, text, (match) => {
     const raw = match[0]
     const digits = onlyDigits(raw)
-    if (!hasIssuerPrefix(digits) || !passesLuhn(digits) || !isUsualGrouping(raw)) return undefined
+    if (!hasIssuerPrefix(digits) || !isLuhnValid(digits) || !isUsualGrouping(raw)) return undefined
     if (/^(\d)\1+$/.test(digits)) return undefined
     const score = 0.85 + (hasWordBefore(text, match.index, CARD_WORDS, 5) ? 0.1 : 0)
     return {

@@ -1,6 +1,5 @@
 // src/core/analysis/recognizers/checksums.test.ts: the check-digit and range rules that separate PII from look-alikes
 import { describe, expect, it } from 'vitest'
-import { passesLuhn } from './card.ts'
 import { isRoleMailbox } from './email.ts'
 import { isNonPublicV4 } from './ip.ts'
 import { isGermanTaxId, passesNhsCheck, passesNirKey } from './national-ids.ts'
@@ -8,12 +7,6 @@ import { isIssuableSsn } from './ssn.ts'
 import { isPersonalUrl } from './url.ts'
 
 describe('check digits and ranges', () => {
-  it('Luhn: accepts issued test numbers, refuses one digit off', () => {
-    expect(passesLuhn('4111111111111111')).toBe(true)
-    expect(passesLuhn('378282246310005')).toBe(true)
-    expect(passesLuhn('4111111111111112')).toBe(false)
-  })
-
   it('SSN: refuses area 000, 666 and 900+, group 00, serial 0000 and the advertising numbers', () => {
     expect(isIssuableSsn('536', '22', '1234')).toBe(true)
     for (const ssn of [

@@ -18,6 +18,22 @@ function found(type: EntityType, m: RegExpExecArray, score: number, normalized: 
   return { type, begin: m.index, end: m.index + m[0].length, score: clamp(score), normalized }
 }
 
+/**
+ * A plain run of digits with a check digit (1 in 10 or 11 random numbers pass): its own context
+ * words raise it, phone or identifier-of-a-thing words before it lower it.
+ */
+function bareNumberScore(
+  text: string,
+  at: number,
+  rule: Readonly<{ base: number; words: ReadonlySet<string>; boost: number; penalty: number }>,
+): number {
+  let score = rule.base
+  if (hasWordBefore(text, at, rule.words, 5)) score += rule.boost
+  if (hasWordBefore(text, at, PHONE_WORDS, 4) || hasWordBefore(text, at, THING_WORDS, 3))
+    score -= rule.penalty
+  return score
+}
+
 // ---- passports: no checksum in the printed number, so only next to a passport word ------------
 const PASSPORT = /(?<![\w-])[A-Z0-9]{6,9}(?![\w-])/g
 
@@ -54,13 +70,12 @@ const recognizeNhsNumbers: Recognizer = ({ text }) =>
   eachMatch(NHS, text, (m) => {
     const digits = onlyDigits(m[0])
     if (!passesNhsCheck(digits) || /^(\d)\1+$/.test(digits)) return undefined
-    let score = m[1] === '' ? 0.3 : 0.45
-    if (hasWordBefore(text, m.index, NHS_WORDS, 5)) score += 0.45
-    if (
-      hasWordBefore(text, m.index, PHONE_WORDS, 4) ||
-      hasWordBefore(text, m.index, THING_WORDS, 3)
-    )
-      score -= 0.3
+    const score = bareNumberScore(text, m.index, {
+      base: m[1] === '' ? 0.3 : 0.45,
+      words: NHS_WORDS,
+      boost: 0.45,
+      penalty: 0.3,
+    })
     return found('UK_NATIONAL_HEALTH_SERVICE_NUMBER', m, score, digits)
   })
 
@@ -129,13 +144,12 @@ const recognizeGermanTaxIds: Recognizer = ({ text }) =>
   eachMatch(TAX_ID, text, (m) => {
     const digits = onlyDigits(m[0])
     if (!isGermanTaxId(digits)) return undefined
-    let score = 0.55
-    if (hasWordBefore(text, m.index, TAX_ID_WORDS, 5)) score += 0.35
-    if (
-      hasWordBefore(text, m.index, THING_WORDS, 3) ||
-      hasWordBefore(text, m.index, PHONE_WORDS, 3)
-    )
-      score -= 0.35
+    const score = bareNumberScore(text, m.index, {
+      base: 0.55,
+      words: TAX_ID_WORDS,
+      boost: 0.35,
+      penalty: 0.35,
+    })
     return found('DE_TAX_ID', m, score, digits)
   })
 
