@@ -1,5 +1,6 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
 import { createAnalysisService } from './analysis/analysis.ts'
+import type { Detector } from './analysis/detector.ts'
 import { createLocalDetector } from './analysis/local-detector.ts'
 import { type AuditSink, createAuditService } from './audit/audit.ts'
 import { createControlCache } from './cache.ts'
@@ -92,6 +93,8 @@ export type ServicesDeps = Readonly<{
   applyConfvars: (values: ReadonlyMap<string, string>) => void
   /** Background jobs report failures here (the composition root logs them). */
   onJobError: (job: string, error: unknown) => void
+  /** The PII detector of the analysis operations; the built-in local one when absent. */
+  detector?: Detector
 }>
 
 /** The data plane: objects, their indexes, export keys, garbage collection and background jobs. */
@@ -257,7 +260,7 @@ export function createServices(deps: ServicesDeps) {
     },
   })
   const analysis = createAnalysisService({
-    detector: createLocalDetector(),
+    detector: deps.detector ?? createLocalDetector(),
     collections,
     types,
     tokens,

@@ -23,7 +23,7 @@ const MONTH = [...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|')
 
 const NUMERIC = /(?<![\w./-])(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?![\w]|[./-]\d)/g
 const DAY_MONTH = new RegExp(
-  `(?<![\\p{L}\\d])(\\d{1,2})(?:er|\\.|º|st|nd|rd|th)?\\s(?:de\\s)?(${MONTH})\\.?,?\\s(?:de\\s)?(\\d{4})(?!\\d)`,
+  `(?<![\\p{L}\\d])(\\d{1,2})(?:er|\\.|º|st|nd|rd|th)?[\\s/-](?:de\\s|of\\s)?(${MONTH})\\.?,?[\\s/-](?:de\\s)?(\\d{4}|\\d{2})(?![\\d/.-])`,
   'giu',
 )
 const MONTH_DAY = new RegExp(

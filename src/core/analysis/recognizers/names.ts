@@ -69,7 +69,7 @@ function fits(word: string, isInRun: boolean): boolean {
 const isParticle = (w: string) => PARTICLES.has(w.toLowerCase())
 
 /** Consecutive words separated by one space that can belong to a name. */
-function runsOf(text: string): Word[][] {
+function runsOf(text: string, names: NameLexicon): Word[][] {
   const runs: Word[][] = []
   let run: Word[] = []
   WORD.lastIndex = 0
@@ -80,7 +80,14 @@ function runsOf(text: string): Word[][] {
     // A word ending in a full stop ends the run, unless it is a title or an initial.
     const joined =
       isSpaced && (!last.text.endsWith('.') || isTitle(last.text) || isInitial(last.text))
-    if (joined && fits(word.text, true)) run.push(word)
+    // "Oberhuber, Franziska": a surname, a comma and a listed first name are one name.
+    const isSurnameFirst =
+      run.length === 1 &&
+      last !== undefined &&
+      word.begin === last.end + 2 &&
+      text.slice(last.end, word.begin) === ', ' &&
+      isFirstName(names, word.text)
+    if ((joined || isSurnameFirst) && fits(word.text, true)) run.push(word)
     else {
       if (run.length > 0) runs.push(run)
       // A particle does not start a name ("la Gran Vía", "de Sevilla").
@@ -93,7 +100,10 @@ function runsOf(text: string): Word[][] {
 
 function isFirstName(names: NameLexicon, word: string, language?: Language): boolean {
   const plain = word.replace(/\.$/, '')
-  if (isAllCaps(plain) || plain.length < 2 || NOT_PERSON.has(plain.toLowerCase())) return false
+  const lower = plain.toLowerCase()
+  if (isAllCaps(plain) || plain.length < 2 || NOT_PERSON.has(lower) || isParticle(lower))
+    return false
+  if (FUNCTION_WORDS.has(lower) || NON_NAME_WORDS.has(lower)) return false
   const head = plain.split(/[-’']/)[0] ?? ''
   return head.length >= 2 && names.isFirstName(head, language)
 }
@@ -155,6 +165,32 @@ function isFollowedByModel(text: string, end: number): boolean {
   return /^\s?(?:\d|\p{Lu}(?:\d|\b)(?![.'’]))/u.test(text.slice(end, end + 3))
 }
 
+/** A name written in capitals ("JOHN SMITH"): two or three words, one of the first two listed. */
+function capitalsCandidate(
+  text: string,
+  run: readonly Word[],
+  names: NameLexicon,
+): Detection | undefined {
+  const [first, second] = run
+  const last = run[run.length - 1]
+  if (
+    run.length < 2 ||
+    run.length > 3 ||
+    first === undefined ||
+    second === undefined ||
+    last === undefined
+  )
+    return undefined
+  if (run.some((w) => w.text.replace(/\.$/, '').length < 3)) return undefined
+  if (!names.isFirstName(first.text) && !names.isFirstName(second.text)) return undefined
+  const full = text.slice(first.begin, last.end).toLowerCase()
+  if (PUBLIC_FIGURES.has(full) || BRANDS.has(full)) return undefined
+  const introduced = wordsBefore(text, first.begin, 2).some(
+    (w) => INTRODUCING.has(w) || NAMING.has(w),
+  )
+  return { type: 'NAME', begin: first.begin, end: last.end, score: introduced ? 0.75 : 0.6 }
+}
+
 function candidate(
   text: string,
   run: readonly Word[],
@@ -162,18 +198,27 @@ function candidate(
   language: Language,
 ): Detection | undefined {
   if (run.some((w) => NOT_PERSON.has(bare(w.text)))) return undefined
-  let start = startOf(run, names)
+  if (run.every((w) => isAllCaps(w.text))) return capitalsCandidate(text, run, names)
+  const listed = startOf(run, names)
+  // Family name first ("Zhang Wei", "Oberhuber Franziska"): the listed name ends a short run.
+  const isFamilyFirst =
+    listed !== undefined && listed > 0 && listed === run.length - 1 && run.length <= 3
+  let start = isFamilyFirst ? 0 : listed
   const at = (run[start ?? 0] as Word).begin
   const before = wordsBefore(text, at, 4)
   const key = fieldName(text, at)
+  const runEnd = (run[run.length - 1] as Word).end
+  // After a label (`Customer: …`) the value must be the name alone: a chat speaker's label is
+  // followed by a sentence, a form field or JSON member by the name and its end.
+  const isLabelled = /[:=]\s?["']?$/.test(text.slice(Math.max(0, at - 4), at))
+  const isValueAlone = /^\s*(?:$|["',;|}\n])/.test(text.slice(runEnd, runEnd + 3))
   const isKeyed = key !== undefined && (INTRODUCING.has(key) || NAMING.has(key))
-  const introduced = before.slice(-2).some((w) => INTRODUCING.has(w) || NAMING.has(w)) || isKeyed
+  const introduced =
+    (before.slice(-2).some((w) => INTRODUCING.has(w) || NAMING.has(w)) || isKeyed) &&
+    (!isLabelled || isValueAlone)
   if (start === undefined) {
     // Without a listed first name, a word right before must say a person follows.
     if (!introduced) return undefined
-    start = 0
-  } else if (start === run.length - 1 && start > 0 && run.length <= 3) {
-    // Family name first ("Zhang Wei", "Oberhuber Franziska"): the listed name ends the run.
     start = 0
   }
   let words = run.slice(start, start + 5)
@@ -194,7 +239,10 @@ function candidate(
   if (wordsBefore(text, first.begin, 6).some((w) => ROLE_WORDS.has(w))) return undefined
   const isPlace = nameWords.length === 1 && PLACE_PREPOSITIONS.has(before[before.length - 1] ?? '')
   if (isPlace && !isTitle(first.text)) return undefined
-  const head = nameWords.find((w) => !isAllCaps(w.text)) ?? (nameWords[0] as Word)
+  const head =
+    (isFamilyFirst ? run[listed] : undefined) ??
+    nameWords.find((w) => !isAllCaps(w.text)) ??
+    (nameWords[0] as Word)
   const evidence: Evidence = {
     title: isTitle(first.text),
     listed: isFirstName(names, head.text),
@@ -211,7 +259,7 @@ function candidate(
 
 export const recognizeNames: Recognizer = ({ text, names, language }) => {
   const found: Detection[] = []
-  for (const run of runsOf(text)) {
+  for (const run of runsOf(text, names)) {
     const detection = candidate(text, run, names, language)
     if (detection !== undefined) found.push(detection)
   }

@@ -81,14 +81,18 @@ const recognizeNhsNumbers: Recognizer = ({ text }) =>
 
 // ---- Spain: DNI/NIF and NIE (control letter, mod 23) ---------------------------------------------
 const DNI_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE'
-const DNI = /(?<![\w-])(\d{8})-?([A-Z])(?![\w])/g
+// 12345678Z, 12345678-Z, 12345678 Z, 12.345.678-Z
+const DNI = /(?<![\w.-])(\d{2}\.?\d{3}\.?\d{3})[- ]?([A-Z])(?![\w])/g
 const NIE = /(?<![\w-])([XYZ])-?(\d{7})-?([A-Z])(?![\w])/g
 
 const recognizeSpanishIds: Recognizer = ({ text }) => [
   ...eachMatch(DNI, text, (m) => {
-    if (DNI_LETTERS[Number(m[1]) % 23] !== m[2]) return undefined
-    const score = 0.8 + (hasWordBefore(text, m.index, DNI_WORDS, 4) ? 0.15 : 0)
-    return found('ES_NIF', m, score, `${m[1]}${m[2]}`)
+    const digits = (m[1] ?? '').replace(/\./g, '')
+    if (DNI_LETTERS[Number(digits) % 23] !== m[2]) return undefined
+    // A spaced letter is a weaker shape: it needs the DNI context to count.
+    const base = m[0].includes(' ') ? 0.45 : 0.8
+    const score = base + (hasWordBefore(text, m.index, DNI_WORDS, 4) ? 0.15 : 0)
+    return found('ES_NIF', m, score, `${digits}${m[2]}`)
   }),
   ...eachMatch(NIE, text, (m) => {
     const number = Number(`${'XYZ'.indexOf(m[1] ?? 'X')}${m[2]}`)

@@ -24,6 +24,7 @@ const DATE_LIKE =
   /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))(?:$|[ T])/
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/
 const SSN_SHAPE = /^\d{3}[- ]\d{2}[- ]\d{4}$/
+const AREA_SLASH = /^0\d{1,5}\/[\d -]{3,12}$/
 
 /** Countries whose national numbers are written without a trunk prefix (no leading 0). */
 const NO_TRUNK_PREFIX = new Set<CountryCode>(['US', 'CA', 'ES', 'MX', 'CO', 'IT', 'PT', 'DK', 'NO'])
@@ -42,14 +43,15 @@ const isInternational = (candidate: string) =>
  */
 function parse(candidate: string, language: Language, tryForeign: boolean): Parsed | undefined {
   const international = isInternational(candidate)
+  const spelled = candidate.replace('/', ' ')
   if (international) {
-    const parsed = parsePhoneNumberFromString(candidate.replace(/^00/, '+'))
+    const parsed = parsePhoneNumberFromString(spelled.replace(/^00/, '+'))
     return parsed?.isValid() ? { parsed, international, isForeign: false } : undefined
   }
   const own = COUNTRIES[language]
   const countries = tryForeign ? [...own, ...OTHER_COUNTRIES.filter((c) => !own.includes(c))] : own
   for (const country of countries) {
-    const parsed = parsePhoneNumberFromString(candidate, country)
+    const parsed = parsePhoneNumberFromString(spelled, country)
     if (!parsed?.isValid()) continue
     // Where numbers are dialled with a trunk 0, a national number without it is not one.
     if (!NO_TRUNK_PREFIX.has(country) && !/^[0(]/.test(candidate)) continue
@@ -72,8 +74,9 @@ export const recognizePhones: Recognizer = ({ text, language, isLanguageGuessed 
     const begin = match.index
     const digits = onlyDigits(raw)
     if (digits.length < 7 || digits.length > 15) return undefined
-    if (DATE_LIKE.test(raw) || DOTTED_QUAD.test(raw) || SSN_SHAPE.test(raw) || raw.includes('/'))
-      return undefined
+    if (DATE_LIKE.test(raw) || DOTTED_QUAD.test(raw) || SSN_SHAPE.test(raw)) return undefined
+    // A slash only between a German-style area code and the number: `030/1234567`.
+    if (raw.includes('/') && !AREA_SLASH.test(raw)) return undefined
     // A piece of a longer chain of digit groups (an IBAN, a card) is not a number of its own.
     const end = begin + raw.length
     if (isSeparator(text[begin - 1]) && isDigit(text[begin - 2])) return undefined

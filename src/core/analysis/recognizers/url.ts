@@ -4,6 +4,9 @@ import { eachMatch, type Recognizer } from '../recognizer.ts'
 import { isRoleMailbox } from './email.ts'
 
 const CANDIDATE = /\b(?:https?:\/\/|www\.)[^\s<>"'`{}|\\^]{3,2048}/gi
+// Profile hosts are often written without a scheme: `linkedin.com/in/jane-doe`.
+const BARE_PROFILE =
+  /(?<![\w./@-])(?:[a-z]{2,3}\.)?(?:linkedin|facebook|twitter|instagram|github|gitlab|tiktok|xing)\.com\/[^\s<>"'`{}|\\^]{2,200}/gi
 const TRAILING = /[.,;:!?)\]]+$/
 
 /** Hosts where a one-segment path (or /in/<slug>) is a person's page. */
@@ -100,9 +103,13 @@ export function isPersonalUrl(url: string): boolean {
   return USER_PATH.test(path)
 }
 
-export const recognizeUrls: Recognizer = ({ text }) =>
-  eachMatch(CANDIDATE, text, (match): Detection | undefined => {
-    const value = match[0].replace(TRAILING, '')
-    if (!isPersonalUrl(value)) return undefined
-    return { type: 'URL', begin: match.index, end: match.index + value.length, score: 0.8 }
-  })
+function accept(match: RegExpExecArray): Detection | undefined {
+  const value = match[0].replace(TRAILING, '')
+  if (!isPersonalUrl(value)) return undefined
+  return { type: 'URL', begin: match.index, end: match.index + value.length, score: 0.8 }
+}
+
+export const recognizeUrls: Recognizer = ({ text }) => [
+  ...eachMatch(CANDIDATE, text, accept),
+  ...(text.includes('.com/') ? eachMatch(BARE_PROFILE, text, accept) : []),
+]
