@@ -21,7 +21,9 @@ export function isNonPublicV4(o: readonly number[]): boolean {
   return a === 255 || (o.every((x) => MASK_OCTETS.has(x)) && o[3] === 0 && b >= (o[2] ?? 0))
 }
 
+/** `v1.2.3.4`, `Chrome/120.0.0.0`, `version 10.0.1.2`: a version, not an address. */
 function isVersion(text: string, begin: number): boolean {
+  if (text[begin - 1] === '/' && /[A-Za-z]/.test(text[begin - 2] ?? '')) return true
   return (
     /[vV]$/.test(text.slice(Math.max(0, begin - 1), begin)) ||
     hasWordBefore(text, begin, VERSION_WORDS, 2)
@@ -33,7 +35,9 @@ function v4(text: string): Detection[] {
     const octets = match.slice(1, 5).map(Number)
     if (octets.some((o) => o > 255) || match.slice(1, 5).some((o) => /^0\d/.test(o ?? '')))
       return undefined
-    if (isNonPublicV4(octets) || isVersion(text, match.index)) return undefined
+    // A network (x.y.z.0) or broadcast (x.y.z.255) address names no host.
+    const isHostless = octets[3] === 0 || octets[3] === 255
+    if (isNonPublicV4(octets) || isHostless || isVersion(text, match.index)) return undefined
     const score = 0.7 + (hasWordBefore(text, match.index, IP_WORDS, 4) ? 0.2 : 0)
     const end = match.index + match[0].length
     return {

@@ -70,7 +70,7 @@ export const NOT_PERSON = words(`
   avenida plaza paseo straße strasse weg allee platz rue chemin allée office oficina büro bureau team
   equipo department departamento abteilung service servicio kundenservice hotel restaurant café cafe
   kindle galaxy pixel surface playstation xbox iphone ipad macbook thinkpad model windows jira cloud
-  android chrome alexa echo siri tesla fiesta focus golf polo clio ibiza taycan laptop pro max mini
+  android chrome alexa echo siri tesla fiesta focus golf polo clio ibiza taycan laptop pro mini
   ultra plus air watch pizza cologne jacket boots polo anzug ice cream neverfull sauvage libre
   república republic gobierno government regierung gouvernement ministerio ministry ministerium
   ministère comunidad community gemeinde communauté stadtwerke bäckerei boulangerie maison atelier

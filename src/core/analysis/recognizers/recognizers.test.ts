@@ -25,6 +25,7 @@ describe('built-in detector', () => {
     ['The patient, Olusegun Adeyemi, was discharged.', ['NAME Olusegun Adeyemi']],
     ['Nathalie Le Goff a appelé.', ['NAME Nathalie Le Goff']],
     ['Sehr geehrter Herr Dr. Schulze,', ['NAME Herr Dr. Schulze']],
+    ['Max Mustermann, Smith, John', ['NAME Max Mustermann', 'NAME Smith, John']],
   ])('finds the PII in %j', async (text, expected) => {
     expect(await found(text)).toEqual(expected)
   })
@@ -36,6 +37,8 @@ describe('built-in detector', () => {
     'My Galaxy S23 keeps restarting; so does the Model Y.',
     'Our Madrid office and the warehouse in Sevilla are closed.',
     'INFO auth: login ok host=10.2.3.4 build=4.12.0.1',
+    'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/120.0.0.0 Safari/537.36',
+    'route 81.2.69.0/24 via 81.2.69.255',
     'Due 05/06/2024, order ORD-2024-118822, tracking 1Z999AA10123456784',
     'Test SSN 666-12-3456 and card 4111 1111 1111 1112 were refused.',
     'Write to support@acme.com or kundenservice@shop.de.',
