@@ -1,7 +1,7 @@
 // bench/pii/lang-de.ts: German vocabulary and templates of the evaluation set (written for it)
 import { ent, t } from './build.ts'
 import type { Pack } from './pack.ts'
-import { digits, germanTaxId, pad } from './values.ts'
+import { digits, germanTaxId, pad, words } from './values.ts'
 
 const MONATE = [
   'Januar',
@@ -20,114 +20,18 @@ const MONATE = [
 
 export const DE: Pack = {
   language: 'de',
-  first: [
-    'Lukas',
-    'Sabine',
-    'Jörg',
-    'Annika',
-    'Matthias',
-    'Katrin',
-    'Florian',
-    'Ursula',
-    'Tobias',
-    'Heike',
-    'Dominik',
-    'Birgit',
-    'Sebastian',
-    'Jana',
-    'Uwe',
-    'Friederike',
-    'Malte',
-    'Svenja',
-    'Henrik',
-    'Dagmar',
-    'Jürgen',
-    'Leonie',
-    'Torsten',
-    'Anke',
-    'Moritz',
-    'Gisela',
-    'Volker',
-    'Franziska',
-    'Benedikt',
-    'Ilse',
-    'Kai',
-    'Marlene',
-    'Detlef',
-    'Wiebke',
-    'Ole',
-    'Hannelore',
-    'Rüdiger',
-    'Carina',
-    'Niklas',
-    'Ingrid',
-    'Till',
-    'Beate',
-    'Günther',
-    'Mareike',
-    'Fabian',
-    'Elke',
-    'Konstantin',
-    'Sönke',
-    'Lieselotte',
-    'Ralf',
-  ],
-  last: [
-    'Müller',
-    'Schmidt',
-    'Schneider',
-    'Fischer',
-    'Weber',
-    'Meyer',
-    'Wagner',
-    'Becker',
-    'Hoffmann',
-    'Schäfer',
-    'Koch',
-    'Richter',
-    'Klein',
-    'Wolf',
-    'Schröder',
-    'Neumann',
-    'Schwarz',
-    'Zimmermann',
-    'Braun',
-    'Krüger',
-    'Hofmann',
-    'Hartmann',
-    'Lange',
-    'Schmitt',
-    'Werner',
-    'Krause',
-    'Lehmann',
-    'Köhler',
-    'Herrmann',
-    'Walter',
-    'Kaiser',
-    'Fuchs',
-    'Peters',
-    'Scholz',
-    'Möller',
-    'Weiß',
-    'Jung',
-    'Hahn',
-    'Vogel',
-    'Friedrich',
-    'Keller',
-    'Günther',
-    'Berger',
-    'Winkler',
-    'Roth',
-    'Beck',
-    'Lorenz',
-    'Baumann',
-    'Franke',
-    'Albrecht',
-    'Brandstätter',
-    'Oberhuber',
-    'Eichhorn',
-    'Wendtland',
-  ],
+  first: words(`
+    Lukas Sabine Jörg Annika Matthias Katrin Florian Ursula Tobias Heike Dominik Birgit
+    Sebastian Jana Uwe Friederike Malte Svenja Henrik Dagmar Jürgen Leonie Torsten Anke
+    Moritz Gisela Volker Franziska Benedikt Ilse Kai Marlene Detlef Wiebke Ole Hannelore
+    Rüdiger Carina Niklas Ingrid Till Beate Günther Mareike Fabian Elke Konstantin Sönke
+    Lieselotte Ralf`),
+  last: words(`
+    Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Hoffmann Schäfer Koch Richter
+    Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann Lange
+    Schmitt Werner Krause Lehmann Köhler Herrmann Walter Kaiser Fuchs Peters Scholz Möller
+    Weiß Jung Hahn Vogel Friedrich Keller Günther Berger Winkler Roth Beck Lorenz Baumann
+    Franke Albrecht Brandstätter Oberhuber Eichhorn Wendtland`),
   fullName: (g) => {
     const style = g.int(0, 9)
     if (style === 0) return `${g.pick(['Herr', 'Frau', 'Dr.', 'Prof. Dr.'])} ${g.last()}`
@@ -177,18 +81,8 @@ export const DE: Pack = {
       : `${street} ${num}`
     return g.chance(0.85) ? `${line}, ${plz} ${city}` : `${line}\n${plz} ${city}`
   },
-  cities: [
-    'Berlin',
-    'München',
-    'Hamburg',
-    'Köln',
-    'Frankfurt',
-    'Stuttgart',
-    'Leipzig',
-    'Dresden',
-    'Hannover',
-    'Düsseldorf',
-  ],
+  cities: words(`
+    Berlin München Hamburg Köln Frankfurt Stuttgart Leipzig Dresden Hannover Düsseldorf`),
   companies: [
     'Nordwind Solar GmbH',
     'Bäckerei Sonnenschein',
@@ -243,28 +137,11 @@ export const DE: Pack = {
       `${d.d}. ${MONATE[d.m - 1]} ${d.y}`,
       `${d.y}-${pad(d.m, 2)}-${pad(d.d, 2)}`,
     ]),
-  mailDomains: [
-    'gmx.de',
-    'web.de',
-    't-online.de',
-    'gmail.com',
-    'posteo.de',
-    'freenet.de',
-    'outlook.de',
-    'gmx.net',
-  ],
-  roleMailboxes: [
-    'kontakt',
-    'info',
-    'service',
-    'support',
-    'rechnung',
-    'bestellung',
-    'noreply',
-    'datenschutz',
-    'presse',
-    'kundenservice',
-  ],
+  mailDomains: words(`
+    gmx.de web.de t-online.de gmail.com posteo.de freenet.de outlook.de gmx.net`),
+  roleMailboxes: words(`
+    kontakt info service support rechnung bestellung noreply datenschutz presse
+    kundenservice`),
   phoneCountries: ['DE', 'DE', 'DE', 'DE'],
   passportCountry: 'DE',
   nationalIds: [

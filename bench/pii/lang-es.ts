@@ -1,7 +1,7 @@
 // bench/pii/lang-es.ts: Spanish vocabulary and templates of the evaluation set (written for it)
 import { ent, t } from './build.ts'
 import type { Pack } from './pack.ts'
-import { digits, dni, nie, pad } from './values.ts'
+import { digits, dni, nie, pad, words } from './values.ts'
 
 const MESES = [
   'enero',
@@ -20,114 +20,18 @@ const MESES = [
 
 export const ES: Pack = {
   language: 'es',
-  first: [
-    'Lucía',
-    'Alejandro',
-    'Carmen',
-    'Javier',
-    'Marta',
-    'Sergio',
-    'Nuria',
-    'Álvaro',
-    'Rocío',
-    'Iván',
-    'Pilar',
-    'Raúl',
-    'Inmaculada',
-    'Gonzalo',
-    'Begoña',
-    'Rubén',
-    'Ainhoa',
-    'Íñigo',
-    'Montserrat',
-    'Adrián',
-    'Esperanza',
-    'Joaquín',
-    'Maite',
-    'Borja',
-    'Yolanda',
-    'Emilio',
-    'Araceli',
-    'Fernando',
-    'Consuelo',
-    'Héctor',
-    'Valentina',
-    'Mateo',
-    'Ximena',
-    'Santiago',
-    'Guadalupe',
-    'Rodrigo',
-    'Catalina',
-    'Marcelo',
-    'Florencia',
-    'Tomás',
-    'Remedios',
-    'Ignacio',
-    'Soledad',
-    'Eduardo',
-    'Amparo',
-    'Leire',
-    'Unai',
-    'Itziar',
-    'Jordi',
-    'Nerea',
-  ],
-  last: [
-    'García',
-    'Fernández',
-    'Martínez',
-    'Sánchez',
-    'Gómez',
-    'Ruiz',
-    'Díaz',
-    'Moreno',
-    'Muñoz',
-    'Álvarez',
-    'Romero',
-    'Navarro',
-    'Torres',
-    'Domínguez',
-    'Vázquez',
-    'Ramos',
-    'Gil',
-    'Serrano',
-    'Blanco',
-    'Molina',
-    'Castro',
-    'Ortega',
-    'Rubio',
-    'Marín',
-    'Sanz',
-    'Iglesias',
-    'Medina',
-    'Garrido',
-    'Cortés',
-    'Castillo',
-    'Santos',
-    'Lozano',
-    'Guerrero',
-    'Cano',
-    'Prieto',
-    'Méndez',
-    'Cruz',
-    'Calvo',
-    'Gallego',
-    'Vidal',
-    'León',
-    'Herrera',
-    'Peña',
-    'Flores',
-    'Cabrera',
-    'Campos',
-    'Vega',
-    'Fuentes',
-    'Carrasco',
-    'Aguirre',
-    'Etxeberria',
-    'Olabarrieta',
-    'Pujol',
-    'Ferrer',
-  ],
+  first: words(`
+    Lucía Alejandro Carmen Javier Marta Sergio Nuria Álvaro Rocío Iván Pilar Raúl Inmaculada
+    Gonzalo Begoña Rubén Ainhoa Íñigo Montserrat Adrián Esperanza Joaquín Maite Borja
+    Yolanda Emilio Araceli Fernando Consuelo Héctor Valentina Mateo Ximena Santiago
+    Guadalupe Rodrigo Catalina Marcelo Florencia Tomás Remedios Ignacio Soledad Eduardo
+    Amparo Leire Unai Itziar Jordi Nerea`),
+  last: words(`
+    García Fernández Martínez Sánchez Gómez Ruiz Díaz Moreno Muñoz Álvarez Romero Navarro
+    Torres Domínguez Vázquez Ramos Gil Serrano Blanco Molina Castro Ortega Rubio Marín Sanz
+    Iglesias Medina Garrido Cortés Castillo Santos Lozano Guerrero Cano Prieto Méndez Cruz
+    Calvo Gallego Vidal León Herrera Peña Flores Cabrera Campos Vega Fuentes Carrasco
+    Aguirre Etxeberria Olabarrieta Pujol Ferrer`),
   fullName: (g) => {
     const style = g.int(0, 9)
     if (style <= 4) return `${g.first()} ${g.last()} ${g.last()}`
@@ -183,17 +87,8 @@ export const ES: Pack = {
       ? `${kind} ${name}${num}${floor}, ${cp} ${city}`
       : `${kind} ${name}${num}${floor} (${city})`
   },
-  cities: [
-    'Madrid',
-    'Barcelona',
-    'Sevilla',
-    'Valencia',
-    'Bilbao',
-    'Zaragoza',
-    'Málaga',
-    'Granada',
-    'Salamanca',
-  ],
+  cities: words(`
+    Madrid Barcelona Sevilla Valencia Bilbao Zaragoza Málaga Granada Salamanca`),
   companies: [
     'Grupo Alborada',
     'Transportes Levante',
@@ -248,27 +143,10 @@ export const ES: Pack = {
       `${pad(d.d, 2)}/${pad(d.m, 2)}/${d.y}`,
       `${d.y}-${pad(d.m, 2)}-${pad(d.d, 2)}`,
     ]),
-  mailDomains: [
-    'gmail.com',
-    'hotmail.es',
-    'yahoo.es',
-    'outlook.es',
-    'telefonica.net',
-    'icloud.com',
-    'gmail.com',
-  ],
-  roleMailboxes: [
-    'soporte',
-    'info',
-    'contacto',
-    'ventas',
-    'facturacion',
-    'atencionalcliente',
-    'noreply',
-    'rrhh',
-    'pedidos',
-    'admin',
-  ],
+  mailDomains: words(`
+    gmail.com hotmail.es yahoo.es outlook.es telefonica.net icloud.com gmail.com`),
+  roleMailboxes: words(`
+    soporte info contacto ventas facturacion atencionalcliente noreply rrhh pedidos admin`),
   phoneCountries: ['ES', 'ES', 'ES', 'BR'],
   passportCountry: 'ES',
   nationalIds: [

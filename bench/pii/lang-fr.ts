@@ -1,7 +1,7 @@
 // bench/pii/lang-fr.ts: French vocabulary and templates of the evaluation set (written for it)
 import { ent, t } from './build.ts'
 import type { Pack } from './pack.ts'
-import { digits, nir, pad } from './values.ts'
+import { digits, nir, pad, words } from './values.ts'
 
 const MOIS = [
   'janvier',
@@ -20,58 +20,12 @@ const MOIS = [
 
 export const FR: Pack = {
   language: 'fr',
-  first: [
-    'Camille',
-    'Mathieu',
-    'Élodie',
-    'Guillaume',
-    'Aurélie',
-    'Nicolas',
-    'Sandrine',
-    'Thibault',
-    'Margaux',
-    'Loïc',
-    'Céline',
-    'Julien',
-    'Hélène',
-    'Baptiste',
-    'Nathalie',
-    'Romain',
-    'Sophie',
-    'Étienne',
-    'Clémence',
-    'Benoît',
-    'Mélanie',
-    'Jérôme',
-    'Chloé',
-    'Antoine',
-    'Delphine',
-    'François',
-    'Manon',
-    'Cédric',
-    'Pauline',
-    'Grégoire',
-    'Océane',
-    'Yannick',
-    'Gaëlle',
-    'Olivier',
-    'Brigitte',
-    'Maxime',
-    'Solène',
-    'Thierry',
-    'Anaïs',
-    'Quentin',
-    'Jean-Baptiste',
-    'Marie-Claire',
-    'Pierre-Louis',
-    'Anne-Sophie',
-    'Hervé',
-    'Séverine',
-    'Fabrice',
-    'Laëtitia',
-    'Didier',
-    'Agnès',
-  ],
+  first: words(`
+    Camille Mathieu Élodie Guillaume Aurélie Nicolas Sandrine Thibault Margaux Loïc Céline
+    Julien Hélène Baptiste Nathalie Romain Sophie Étienne Clémence Benoît Mélanie Jérôme
+    Chloé Antoine Delphine François Manon Cédric Pauline Grégoire Océane Yannick Gaëlle
+    Olivier Brigitte Maxime Solène Thierry Anaïs Quentin Jean-Baptiste Marie-Claire
+    Pierre-Louis Anne-Sophie Hervé Séverine Fabrice Laëtitia Didier Agnès`),
   last: [
     'Martin',
     'Bernard',
@@ -183,18 +137,8 @@ export const FR: Pack = {
       ? `${num} ${kind} ${name}${extra}, ${cp} ${city}`
       : `${num} ${kind} ${name}\n${cp} ${city.toUpperCase()}`
   },
-  cities: [
-    'Paris',
-    'Lyon',
-    'Marseille',
-    'Toulouse',
-    'Bordeaux',
-    'Nantes',
-    'Lille',
-    'Strasbourg',
-    'Rennes',
-    'Nice',
-  ],
+  cities: words(`
+    Paris Lyon Marseille Toulouse Bordeaux Nantes Lille Strasbourg Rennes Nice`),
   companies: [
     'Maison Lefèvre',
     'Transports Garonne',
@@ -249,28 +193,10 @@ export const FR: Pack = {
       `${pad(d.d, 2)}/${pad(d.m, 2)}/${d.y}`,
       `${d.y}-${pad(d.m, 2)}-${pad(d.d, 2)}`,
     ]),
-  mailDomains: [
-    'orange.fr',
-    'free.fr',
-    'laposte.net',
-    'gmail.com',
-    'sfr.fr',
-    'hotmail.fr',
-    'wanadoo.fr',
-    'yahoo.fr',
-  ],
-  roleMailboxes: [
-    'contact',
-    'serviceclient',
-    'info',
-    'support',
-    'commandes',
-    'facturation',
-    'noreply',
-    'rh',
-    'bonjour',
-    'sav',
-  ],
+  mailDomains: words(`
+    orange.fr free.fr laposte.net gmail.com sfr.fr hotmail.fr wanadoo.fr yahoo.fr`),
+  roleMailboxes: words(`
+    contact serviceclient info support commandes facturation noreply rh bonjour sav`),
   phoneCountries: ['FR', 'FR', 'FR', 'FR'],
   passportCountry: 'FR',
   nationalIds: [(g, valid) => (valid ? ent('FR_NIR', nir(g.rng)) : nir(g.rng, false))],

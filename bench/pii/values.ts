@@ -15,6 +15,9 @@ export function seeded(seed: number): Rng {
   }
 }
 
+/** A list written as words separated by white space. */
+export const words = (text: string): string[] => text.split(/\s+/).filter(Boolean)
+
 export const int = (rng: Rng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1))
 export const pick = <T>(rng: Rng, list: readonly T[]): T =>
   list[Math.floor(rng() * list.length)] as T
