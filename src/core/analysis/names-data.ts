@@ -30,7 +30,10 @@ const AMBIGUOUS = new Set(
   charge call ship our the see note status total model focus golf clio salut merci bonjour hola hallo
   luz paz sol mar rosa blanca nieves reyes cruz fe verdad mai ostern
   ein eine bitte danke mein meine unser nach bei
-  avril mars juin saint sainte numéro numero après apres
+  avril mars juin saint sainte numéro numero après apres real castilla
+  perfecto perfect super genau parfait bien bueno vale claro gut prima toll exacto exactement bravo
+  cool okay sure right alright absolutely natürlich genial estupendo excelente excellent merveilleux
+  entendido compris verstanden wow oh ah nun alors pues bon well
   ordre pedido monday tuesday wednesday thursday friday saturday sunday
   great park patient prime kindle sevilla zara renault happy merry justice liberty unity harmony money
   silver diamond coral rock stone wood forest lake ocean rain snow cloud blue fern oak ash moss reed

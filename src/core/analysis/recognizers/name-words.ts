@@ -37,15 +37,18 @@ export const NON_NAME_WORDS = words(`
   mon ma mes ton ta tes tout toute tous toutes chaque ici là quand où quoi qui comment si mais et
   ou aussi oui non`)
 
+/** Prepositions that put any run after them in a place ("in New York", "en Castilla y León"). */
+export const IN_PLACE = words('in en dans nach im')
+
 /** Prepositions of place: a single capitalised word after one is a place ("in Berlin", "de Sevilla"). */
 export const PLACE_PREPOSITIONS = words(`
   in at from to near via into towards de en desde hasta hacia para a à au aux vers depuis dans
   nach aus von bei zu über ab`)
 
-/** Greetings right before a name ("Hi Anna", "Estimado Sr. Ruiz"). */
+/** Greetings and thanks right before a name ("Hi Anna", "Estimado Sr. Ruiz", "Gracias Lucía"). */
 export const GREETINGS = words(`
   hi hello dear hey hiya thanks hola estimado estimada querido querida hallo liebe lieber bonjour
-  cher chère salut coucou bonsoir buenas buenos`)
+  cher chère salut coucou bonsoir buenas buenos gracias merci danke`)
 
 /** Closing formulas; a name on the next line signs the message. */
 export const SIGN_OFFS = words(`
@@ -74,7 +77,12 @@ export const NOT_PERSON = words(`
   ultra plus air watch pizza cologne jacket boots polo anzug ice cream neverfull sauvage libre
   república republic gobierno government regierung gouvernement ministerio ministry ministerium
   ministère comunidad community gemeinde communauté stadtwerke bäckerei boulangerie maison atelier
-  farmacias transportes construcciones seguros logistik nordwind harbor freight northwind`)
+  farmacias transportes construcciones seguros logistik nordwind harbor freight northwind
+  gymnasium lycée lycee colegio instituto academy college museum museo musée museu stadium estadio
+  stade stadion station bahnhof gare estación airport aeropuerto flughafen aéroport bridge puente
+  brücke pont cathedral catedral cathédrale dom church iglesia église kirche festival foundation
+  fundación fondation stiftung institute institut prize premio prix preis award cup copa coupe pokal
+  league liga ligue championship tour`)
 
 /** Brands named after people (a deny list in Presidio's sense). */
 export const BRANDS = new Set(

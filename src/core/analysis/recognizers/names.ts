@@ -23,6 +23,7 @@ import {
 import {
   BRANDS,
   GREETINGS,
+  IN_PLACE,
   INTRODUCING,
   NAMING,
   NOT_PERSON,
@@ -68,6 +69,12 @@ function isSignedOff(text: string, begin: number): boolean {
   if (lineStart < 0 || text.slice(lineStart + 1, begin).trim() !== '') return false
   const previous = text.slice(text.lastIndexOf('\n', lineStart - 1) + 1, lineStart).toLowerCase()
   return previous.length < 60 && [...SIGN_OFFS].some((w) => previous.includes(w))
+}
+
+/** Spoken to: the name opens the text or a line and a comma follows ("Jean-Luc, can you…"). */
+function isAddressed(text: string, begin: number, end: number): boolean {
+  const opensLine = begin === 0 || /\n\s*$/.test(text.slice(Math.max(0, begin - 3), begin))
+  return opensLine && text[end] === ','
 }
 
 /** A product or model number right after the run: `Model Y`, `Galaxy S23`, `Golf 8`. */
@@ -139,7 +146,9 @@ function isRuledOut(text: string, span: ReturnType<typeof nameSpan>, before: rea
     .toLowerCase()
   if (PUBLIC_FIGURES.has(full) || BRANDS.has(full)) return true
   if (wordsBefore(text, first.begin, 6).some((w) => ROLE_WORDS.has(w))) return true
-  const isPlace = nameWords.length === 1 && PLACE_PREPOSITIONS.has(before[before.length - 1] ?? '')
+  const preposition = before[before.length - 1] ?? ''
+  const isPlace =
+    IN_PLACE.has(preposition) || (nameWords.length === 1 && PLACE_PREPOSITIONS.has(preposition))
   return isPlace && !isTitle(first.text)
 }
 
@@ -174,7 +183,10 @@ function candidate(
     listedInLanguage: isFirstName(names, head.text, language),
     words: nameWords.length,
     introduced,
-    greeted: GREETINGS.has(before[before.length - 1] ?? '') || isSignedOff(text, first.begin),
+    greeted:
+      GREETINGS.has(before[before.length - 1] ?? '') ||
+      isSignedOff(text, first.begin) ||
+      isAddressed(text, first.begin, last.end),
     social: before.some((w) => SOCIAL.has(w) || SIGN_OFFS.has(w)),
   }
   const end =

@@ -26,6 +26,8 @@ describe('built-in detector', () => {
     ['Nathalie Le Goff a appelé.', ['NAME Nathalie Le Goff']],
     ['Sehr geehrter Herr Dr. Schulze,', ['NAME Herr Dr. Schulze']],
     ['Max Mustermann, Smith, John', ['NAME Max Mustermann', 'NAME Smith, John']],
+    ['Jean-Luc, pouvez-vous relire le document ?', ['NAME Jean-Luc']],
+    ['Gracias Lucía por la ayuda', ['NAME Lucía']],
   ])('finds the PII in %j', async (text, expected) => {
     expect(await found(text)).toEqual(expected)
   })
@@ -36,6 +38,8 @@ describe('built-in detector', () => {
     'Meeting with Satya Nadella next week.',
     'My Galaxy S23 keeps restarting; so does the Model Y.',
     'Our Madrid office and the warehouse in Sevilla are closed.',
+    'La Comisión aprobó el plan de Iberdrola en Castilla y León; el Real Madrid ganó.',
+    'Perfecto, ya funciona. Alexander von Humboldt Gymnasium.',
     'INFO auth: login ok host=10.2.3.4 build=4.12.0.1',
     'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/120.0.0.0 Safari/537.36',
     'route 81.2.69.0/24 via 81.2.69.255',
