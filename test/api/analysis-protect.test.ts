@@ -184,6 +184,12 @@ describeEngines('analysis: protect and reveal', (engine) => {
     )
     expect(noProperty.context).toMatchObject({ property: 'mail' })
     await expectError(await writer.protect('nowhere', { text: [TICKET] }), 404, 'ERR1004')
+    // The request's shape is checked before the collection is looked up (errors.md precedence).
+    await expectError(
+      await writer.protect('nowhere', { text: [TICKET], language: 'pt' }),
+      400,
+      'ERR1012',
+    )
     await expectError(
       await writer.protect('support_pii', { text: [TICKET] }, '&token_type=randomized'),
       400,

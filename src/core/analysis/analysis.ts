@@ -10,7 +10,7 @@ import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { TokensService } from '../tokens/tokens.ts'
 import type { TypeRegistry } from '../types/registry.ts'
-import type { Detection, Detector } from './detector.ts'
+import type { Detection, Detector, Language } from './detector.ts'
 import type { EntityType } from './entity-types.ts'
 import { checkTexts, entityTypeOf, languageOf } from './limits.ts'
 import { protect, type TokenType } from './protect.ts'
@@ -53,14 +53,22 @@ export function createAnalysisService(deps: AnalysisDeps) {
       })
   }
 
-  /** Validates the request, then runs the detector text by text, yielding between slices of work. */
-  async function detectAll(ctx: RequestContext, body: Texts): Promise<Detection[][]> {
+  /** The checks of every analysis call, before anything is looked up (400 before 404, errors.md). */
+  function accept(body: Texts): Language | undefined {
     checkEnabled()
     checkTexts(body.text)
-    const language = languageOf(body.language)
+    return languageOf(body.language)
+  }
+
+  /** Runs the detector text by text, yielding between slices of work. */
+  async function detectAll(
+    ctx: RequestContext,
+    texts: readonly string[],
+    language: Language | undefined,
+  ): Promise<Detection[][]> {
     const found: Detection[][] = []
     let sliceStart = performance.now()
-    for (const text of body.text) {
+    for (const text of texts) {
       ctx.signal.throwIfAborted()
       const detections = await deps.detector.detect(text, { language, signal: ctx.signal })
       found.push(detections.filter((d) => d.score >= REPORT_THRESHOLD))
@@ -73,7 +81,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
   }
 
   async function contains(ctx: RequestContext, body: Texts): Promise<ContainsResult> {
-    const found = await detectAll(ctx, body)
+    const found = await detectAll(ctx, body.text, accept(body))
     return found.map((detections) => {
       const best = new Map<string, number>()
       for (const d of detections) best.set(d.type, Math.max(best.get(d.type) ?? 0, d.score))
@@ -83,7 +91,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
   }
 
   async function locate(ctx: RequestContext, body: Texts): Promise<LocateResult> {
-    const found = await detectAll(ctx, body)
+    const found = await detectAll(ctx, body.text, accept(body))
     return {
       detections: body.text.map((text, i) => ({
         text,
@@ -102,14 +110,14 @@ export function createAnalysisService(deps: AnalysisDeps) {
     body: Texts & Readonly<{ types?: readonly string[]; props?: Readonly<Record<string, string>> }>,
     options: Readonly<{ collection: string; tokenType: TokenType | undefined }>,
   ): Promise<ProtectResult> {
-    checkEnabled()
-    const collection = deps.collections.getCachedOrThrow(options.collection)
+    const language = accept(body)
     const types =
       body.types === undefined
         ? undefined
         : new Set(body.types.map((t) => entityTypeOf(t, 'types')))
     const props = typesMap(body.props, 'props')
-    const found = await detectAll(ctx, body)
+    const collection = deps.collections.getCachedOrThrow(options.collection)
+    const found = await detectAll(ctx, body.text, language)
     return protect(
       deps,
       ctx,
@@ -129,8 +137,8 @@ export function createAnalysisService(deps: AnalysisDeps) {
   ): Promise<RevealResult> {
     checkEnabled()
     checkTexts(body.text)
-    const collection = deps.collections.getCachedOrThrow(collectionName)
     const transformations = typesMap(body.transformations, 'transformations')
+    const collection = deps.collections.getCachedOrThrow(collectionName)
     return reveal(deps.tokens, ctx, { texts: body.text, collection }, transformations)
   }
 
