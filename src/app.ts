@@ -4,9 +4,9 @@ import { createWriteStream, readFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import type { Config } from './config.ts'
-import { describeConfig } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
 import { createLocalKms, type Kms } from './core/crypto/kms.ts'
 import { isVaultError } from './core/errors.ts'
@@ -16,7 +16,8 @@ import type { Store } from './core/store.ts'
 import { type Clock, systemClock } from './core/time.ts'
 import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
-import { openDatabase, type QueryObserver } from './storage/database.ts'
+import { openDatabase } from './storage/database.ts'
+import type { QueryObserver } from './storage/dialects/dialect.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -178,70 +179,11 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       if (server && level && !options.isLogSilent) server.log.level = level
       isTracingSql = values.get('trace_sql') === 'true'
     },
-    settings: {
-      adminApiKey: config.service.adminApiKey,
-      adminMayReadData: config.service.adminMayReadData,
-      policyEnforcement: config.features.policyEnforcement,
-      iam: {
-        overrideAdminApiKeyOnRestart: config.service.overrideAdminApiKeyOnRestart,
-        apiKeyExpirationSecs: config.service.apiKeyExpirationSecs,
-        allowJwksUri: !config.features.disableIdpJwks,
-        setIamOnStartOnly: config.service.setIamOnStartOnly,
-      },
-      forceAccessReason: config.service.forceAccessReason,
-      cacheRefreshIntervalMs: config.service.cacheRefreshIntervalMs,
-      worker: {
-        id: randomUUID(),
-        priority: config.service.workerPriority,
-        components: config.service.components,
-      },
+    settings: coreSettings(config, {
+      workerId: randomUUID(),
       version: VERSION,
       vaultId: await vaultId(store, clock()),
-      configuration: describeConfig(config),
-      license: { key: config.license, isMasked: config.features.maskLicense },
-      audit: {
-        isEnabled: config.log.auditEnable,
-        includeRemoteAddr: config.log.auditRemoteAddrEnable,
-        skipDeleteTokens: config.log.auditDisableDeleteTokens,
-      },
-      confvarDefaults: { logLevel: config.log.level, traceSql: config.db.traceSql },
-      typeLimits: {
-        maxStringLength: config.db.maxStringLength,
-        maxBlobLength: config.db.maxBlobLength,
-        isLuhnCheckEnabled: !config.features.disableCcLuhnValidation,
-      },
-      isEncryptionEnabled: config.features.encryption,
-      isAnalysisEnabled: config.features.analysis,
-      objects: {
-        defaultPageSize: config.service.defaultPageSize,
-        maxPageSize: config.service.maxPageSize,
-        maxRemainingCount: config.service.maxPaginationRemainingCount,
-        expiration: {
-          associatedSecs: config.expiration.associatedObjectsSecs,
-          unassociatedSecs: config.expiration.unassociatedObjectsSecs,
-        },
-        substringDrainLimit: 2000,
-      },
-      lifecycle: {
-        gcRetentionMs: config.db.gcRetentionPeriodMs,
-        gcBatchSize: config.db.gcBatchSize,
-        pruneIntervalMs: config.service.archivePruneIntervalMs,
-        pruneTimeoutMs: config.service.archivePruneTimeoutMs,
-        substringRefreshMs: config.service.substringIndexRefreshIntervalMs,
-      },
-      crypto: {
-        maxItems: config.service.maxPageSize,
-        maxTags: config.db.maxTokenTags,
-        maxBlobLength: config.db.maxBlobLength,
-        tokenExpirationSecs: config.expiration.tokensSecs,
-      },
-      reencryption: {
-        batchSize: config.kms.reencryptBatchSize,
-        pauseMs: config.kms.reencryptPauseMs,
-        settleMs: config.service.cacheRefreshIntervalMs + config.service.timeoutMs,
-        pollMs: config.service.cacheRefreshIntervalMs || 5_000,
-      },
-    },
+    }),
     onJobError(job, error) {
       server?.log.error({ err: error, job }, 'background job failed')
     },

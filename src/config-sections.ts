@@ -1,6 +1,6 @@
 // src/config-sections.ts: reads each group of SVC_* settings through a Reader, with the mode defaults
 import { join } from 'node:path'
-import type { BackingStore, Config, DatabaseOptions } from './config.ts'
+import type { BackingStore, Config } from './config.ts'
 import { type Parsed, parseDuration, parseInteger, type Reader } from './config-values.ts'
 
 /** The KMS seed of dev mode: public, so anything encrypted with it is not protected. */
@@ -50,9 +50,9 @@ function readDatabase(
   read: Reader,
   mode: Mode,
   { store, dataDir }: { store: BackingStore; dataDir: string },
-): DatabaseOptions {
+): Config['database'] {
   // Read even when unused, so a bad SVC_DB_* value is reported before someone switches to it.
-  const postgres: DatabaseOptions = {
+  const postgres: Config['database'] = {
     kind: 'postgres',
     host: read.string('SVC_DB_HOSTNAME', 'localhost'),
     port: read.int('SVC_DB_PORT', 5432, { min: 1, max: 65535 }),

@@ -4,22 +4,7 @@ import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { checkConfig, readConfig } from './config-sections.ts'
 import { createReader, type Source, tomlToVariables } from './config-values.ts'
-
-export type DatabaseOptions =
-  | { readonly kind: 'sqlite'; readonly file: string } // file ':memory:' for in-memory mode
-  | {
-      readonly kind: 'postgres'
-      readonly host: string
-      readonly port: number
-      readonly database: string
-      readonly user: string
-      readonly password: string
-      readonly requireTls: boolean
-      readonly maxOpenConns: number
-      readonly maxIdleConns: number
-      readonly connMaxLifetimeMs: number
-    }
-  | { readonly kind: 'none' }
+import type { DatabaseOptions } from './storage/database.ts'
 
 export type BackingStore = 'sqlite' | 'postgres' | 'memory' | 'none'
 
@@ -30,7 +15,8 @@ export type Config = Readonly<{
   configDir: string
   generateSecrets: boolean
   license: string
-  database: DatabaseOptions
+  /** What storage opens (storage/database.ts declares it), or `none` in stateless mode. */
+  database: DatabaseOptions | { readonly kind: 'none' }
   migration: Readonly<{
     autoRun: boolean
     enableRetries: boolean

@@ -36,3 +36,14 @@ export class VaultError extends Error {
 export function isVaultError(error: unknown): error is VaultError {
   return error instanceof VaultError
 }
+
+/** 400 ERR1012: the request's shape is wrong; `field` names the parameter or member. */
+export function invalidRequest(message: string, field: string): VaultError {
+  return new VaultError('invalidRequest', { message, context: { field } })
+}
+
+export function notInMemoryMode(what: string): VaultError {
+  return new VaultError('notInMemoryMode', {
+    message: `${what} is not allowed in in-memory mode.`,
+  })
+}

@@ -1,84 +1,79 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
-import { createAnalysisService } from './analysis/analysis.ts'
+import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts'
 import type { Detector } from './analysis/detector.ts'
 import { createLocalDetector } from './analysis/local-detector.ts'
-import { type AuditSink, createAuditService } from './audit/audit.ts'
-import { createControlCache } from './cache.ts'
-import { createCollectionsService } from './collections/collections.ts'
+import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
+import { type CacheDeps, createControlCache } from './cache.ts'
+import { type CollectionsDeps, createCollectionsService } from './collections/collections.ts'
 import { createDeterministicIds } from './crypto/deterministic-id.ts'
 import { createEnvelope } from './crypto/envelope.ts'
 import { createExportKeys } from './crypto/export-key.ts'
 import { createKeyring } from './crypto/keyring.ts'
 import type { Kms } from './crypto/kms.ts'
-import type { CryptoLimits } from './crypto-api/crypto-deps.ts'
-import { createCryptoService } from './crypto-api/crypto-service.ts'
-import { createKeysService } from './crypto-api/keys-service.ts'
-import { createStoreObjectReader } from './crypto-api/object-reader.ts'
-import { createObjectsReencryption } from './crypto-api/reencrypt-objects.ts'
-import { createTokensReencryption } from './crypto-api/reencrypt-tokens.ts'
-import { createReencryptionJob } from './crypto-api/rotation.ts'
-import { createIamService } from './iam/iam.ts'
+import { createCryptoService } from './crypto-api/crypto-api.ts'
+import type { CryptoLimits } from './crypto-api/deps.ts'
+import type { TypeLimits } from './data-types/data-type.ts'
+import { createTypeRegistry } from './data-types/registry.ts'
+import { createIamService, type IamDeps } from './iam/iam.ts'
+import { createKeysService } from './keys/keys.ts'
+import { createReencryptionJob, type ReencryptionDeps } from './keys/rotation.ts'
+import { createObjectsCollector } from './objects/collector.ts'
 import { createObjectsData } from './objects/data-port.ts'
 import type { ObjectsSettings } from './objects/deps.ts'
-import { createGarbageCollector, createObjectsCollector } from './objects/gc.ts'
 import { createIndexing } from './objects/indexing.ts'
-import { createJobs } from './objects/jobs.ts'
 import { createObjectsService } from './objects/objects.ts'
+import { createStoreObjectReader } from './objects/reader.ts'
+import { createObjectsReencryption } from './objects/reencryption.ts'
 import { createSealThread } from './objects/seal-thread.ts'
 import { createSubstringIndexer } from './objects/substring-indexer.ts'
 import type { Store } from './store.ts'
-import { createConfvarsService } from './system/confvars.ts'
-import { createSystemService } from './system/system.ts'
+import { type ConfvarsDeps, createConfvarsService } from './system/confvars.ts'
+import { createGarbageCollector, type GarbageCollectorDeps } from './system/gc.ts'
+import { createJobs } from './system/jobs.ts'
+import { createSystemService, type SystemDeps } from './system/system.ts'
 import type { Clock } from './time.ts'
+import type { TokensSettings } from './tokens/deps.ts'
 import { createTokensCollector, createTransactionIdsCollector } from './tokens/gc.ts'
 import { createTokenLookup } from './tokens/lookup.ts'
+import { createTokensReencryption } from './tokens/reencryption.ts'
 import { createTokensService } from './tokens/tokens.ts'
-import type { TypeLimits } from './types/data-type.ts'
-import { createTypeRegistry } from './types/registry.ts'
 
-/** Plain settings core needs, taken from the configuration by app.ts. */
+/**
+ * Plain settings core needs, one group per capability, each typed by what that capability's
+ * service receives; app-settings.ts fills them from the configuration (the only mapping).
+ */
 export type CoreSettings = Readonly<{
-  adminApiKey: string
-  adminMayReadData: boolean
-  policyEnforcement: boolean
-  iam: Readonly<{
-    overrideAdminApiKeyOnRestart: boolean
-    apiKeyExpirationSecs: number
-    allowJwksUri: boolean
-    setIamOnStartOnly: boolean
-  }>
+  iam: Pick<
+    IamDeps,
+    | 'adminApiKey'
+    | 'overrideAdminApiKeyOnRestart'
+    | 'adminMayReadData'
+    | 'policyEnforcement'
+    | 'apiKeyExpirationSecs'
+    | 'allowJwksUri'
+    | 'setIamOnStartOnly'
+  >
+  /** SVC_SERVICE_FORCE_ACCESS_REASON, read by the HTTP layer's reason check. */
   forceAccessReason: boolean
-  cacheRefreshIntervalMs: number
-  worker: Readonly<{ id: string; priority: number; components: readonly string[] }>
-  version: string
-  vaultId: string
-  configuration: Readonly<Record<string, unknown>>
-  license: Readonly<{ key: string; isMasked: boolean }>
-  audit: Readonly<{ isEnabled: boolean; includeRemoteAddr: boolean; skipDeleteTokens: boolean }>
-  confvarDefaults: Readonly<{ logLevel: string; traceSql: boolean }>
+  cache: Pick<CacheDeps, 'refreshIntervalMs' | 'worker'>
+  system: Pick<SystemDeps, 'version' | 'vaultId' | 'configuration' | 'license'>
+  audit: Pick<AuditDeps, 'isEnabled' | 'includeRemoteAddr' | 'skipOperations'>
+  confvarDefaults: ConfvarsDeps['defaults']
   typeLimits: TypeLimits
-  isEncryptionEnabled: boolean
-  /** SVC_FEATURES_ANALYSIS. */
-  isAnalysisEnabled: boolean
+  collections: Pick<CollectionsDeps, 'isEncryptionEnabled'>
+  analysis: Pick<AnalysisDeps, 'isEnabled'>
   objects: ObjectsSettings
-  lifecycle: Readonly<{
-    /** SVC_DB_GC_RETENTION_PERIOD and SVC_DB_GC_BATCH_SIZE. */
-    gcRetentionMs: number
-    gcBatchSize: number
-    /** SVC_SERVICE_ARCHIVE_PRUNE_INTERVAL (0: off) and its timeout. */
+  tokens: TokensSettings
+  crypto: CryptoLimits
+  gc: Pick<GarbageCollectorDeps, 'retentionMs' | 'batchSize'>
+  jobs: Readonly<{
+    /** SVC_SERVICE_ARCHIVE_PRUNE_INTERVAL (0: off) and SVC_SERVICE_ARCHIVE_PRUNE_TIMEOUT. */
     pruneIntervalMs: number
     pruneTimeoutMs: number
     /** SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL. */
     substringRefreshMs: number
   }>
-  crypto: CryptoLimits
-  reencryption: Readonly<{
-    batchSize: number
-    pauseMs: number
-    /** How long after a rotation a node may still write with the previous keys. */
-    settleMs: number
-    pollMs: number
-  }>
+  reencryption: Pick<ReencryptionDeps, 'batchSize' | 'pauseMs' | 'settleMs' | 'pollMs'>
 }>
 
 export type ServicesDeps = Readonly<{
@@ -136,7 +131,6 @@ function createDataServices(
     sealThread,
     settings: settings.objects,
   })
-  const { lifecycle } = settings
   const gc = createGarbageCollector({
     store,
     clock,
@@ -145,22 +139,21 @@ function createDataServices(
       createTokensCollector(store),
       createTransactionIdsCollector(store),
     ],
-    retentionMs: lifecycle.gcRetentionMs,
-    batchSize: lifecycle.gcBatchSize,
+    ...settings.gc,
   })
   const jobs = createJobs(
-    { leases: store.leases, clock, workerId: settings.worker.id, onError: deps.onJobError },
+    { leases: store.leases, clock, workerId: settings.cache.worker.id, onError: deps.onJobError },
     [
       {
         name: 'substring_index',
-        intervalMs: lifecycle.substringRefreshMs,
+        intervalMs: settings.jobs.substringRefreshMs,
         leaseMs: 60_000,
         run: substring.run,
       },
       {
         name: 'archive_prune',
-        intervalMs: store.isMemory ? 0 : lifecycle.pruneIntervalMs,
-        leaseMs: lifecycle.pruneTimeoutMs,
+        intervalMs: store.isMemory ? 0 : settings.jobs.pruneIntervalMs,
+        leaseMs: settings.jobs.pruneTimeoutMs,
         run: gc.prune,
       },
     ],
@@ -170,29 +163,15 @@ function createDataServices(
 
 export function createServices(deps: ServicesDeps) {
   const { store, clock, settings } = deps
-  const cache = createControlCache({
-    store,
-    clock,
-    refreshIntervalMs: settings.cacheRefreshIntervalMs,
-    worker: settings.worker,
-  })
+  const cache = createControlCache({ store, clock, ...settings.cache })
   const iam = createIamService({
     store,
     clock,
     onChanged: () => cache.changed(),
-    adminApiKey: settings.adminApiKey,
-    adminMayReadData: settings.adminMayReadData,
-    policyEnforcement: settings.policyEnforcement,
     ...settings.iam,
   })
   cache.register('iam', iam.load)
-  const audit = createAuditService({
-    store,
-    sink: deps.auditSink,
-    isEnabled: settings.audit.isEnabled,
-    includeRemoteAddr: settings.audit.includeRemoteAddr,
-    skipOperations: new Set(settings.audit.skipDeleteTokens ? ['delete_tokens'] : []),
-  })
+  const audit = createAuditService({ store, sink: deps.auditSink, ...settings.audit })
   const keyring = createKeyring({ store, kms: deps.kms, clock })
   // Registered first: other loaders may need keys. Reloading picks up keys another node rotated.
   cache.register('keys', keyring.load)
@@ -206,10 +185,7 @@ export function createServices(deps: ServicesDeps) {
   cache.register('confvars', confvars.load)
   const system = createSystemService({
     store,
-    version: settings.version,
-    vaultId: settings.vaultId,
-    configuration: settings.configuration,
-    license: settings.license,
+    ...settings.system,
     healthTimeoutMs: 2000,
     kms: deps.kms,
     exportKms: deps.exportKms,
@@ -222,7 +198,7 @@ export function createServices(deps: ServicesDeps) {
     cache,
     audit,
     data: createObjectsData({ envelope, indexing }),
-    isEncryptionEnabled: settings.isEncryptionEnabled,
+    ...settings.collections,
   })
   cache.register('collections', collections.load)
   const data = createDataServices(deps, { envelope, iam, audit, types, collections, indexing })
@@ -230,15 +206,16 @@ export function createServices(deps: ServicesDeps) {
   const deterministicIds = createDeterministicIds((use, data) =>
     envelope.mac('deterministic', use, data),
   )
+  // Not the objects service's read: that one enforces `read` policies, while an `object.id`
+  // source of encrypt, hash or tokenize needs only its own operation's (crypto.md §1).
+  const objectReader = createStoreObjectReader({ store, envelope })
   const crypto = createCryptoService({
     keyring,
     envelope,
     collections,
     types,
     iam,
-    // Not the objects service's read: that one enforces `read` policies, while an `object.id`
-    // source of encrypt/hash needs only `encrypt`/`hash` (crypto.md §1).
-    reader: createStoreObjectReader({ store, envelope }),
+    reader: objectReader,
     ids: deterministicIds,
     limits: settings.crypto,
   })
@@ -252,19 +229,16 @@ export function createServices(deps: ServicesDeps) {
     ciphertexts: crypto.ciphertexts,
     exportKeys: data.exportKeys,
     objects: data.objects,
+    reader: objectReader,
     audit,
-    settings: {
-      maxTags: settings.crypto.maxTags,
-      defaultExpirySecs: settings.crypto.tokenExpirationSecs,
-      page: settings.objects,
-    },
+    settings: settings.tokens,
   })
   const analysis = createAnalysisService({
     detector: deps.detector ?? createLocalDetector(),
     collections,
     types,
     tokens,
-    isEnabled: settings.isAnalysisEnabled,
+    ...settings.analysis,
   })
   // Stored data sealed under rotatable keys.
   const reencryptionSources = [
@@ -276,7 +250,7 @@ export function createServices(deps: ServicesDeps) {
     keyring,
     clock,
     sources: reencryptionSources,
-    workerId: settings.worker.id,
+    workerId: settings.cache.worker.id,
     leaseMs: 60_000,
     ...settings.reencryption,
   })

@@ -1,7 +1,7 @@
 // src/http/errors.ts: the only place errors become HTTP responses
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
 import { ERRORS, type ErrorBody, type ErrorName } from '../contract/errors.ts'
-import { isVaultError, VaultError } from '../core/errors.ts'
+import { isVaultError } from '../core/errors.ts'
 
 export type ErrorResponse = { readonly status: number; readonly body: ErrorBody }
 
@@ -113,12 +113,4 @@ export function toErrorResponse(
   }
   if (errorUrlBase) response.body.error_url = `${errorUrlBase}#${response.body.error_code}`
   return response
-}
-
-export function vaultError(
-  name: ErrorName,
-  message?: string,
-  context?: Record<string, string>,
-): VaultError {
-  return new VaultError(name, { message, context })
 }

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
-import type { Dialect } from './database.ts'
+import type { DialectName, SqlDialect } from './dialects/dialect.ts'
 import { sql } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
@@ -26,7 +26,7 @@ export const DEFAULT_MIGRATE_OPTIONS: MigrateOptions = {
 
 export class MigrationError extends Error {}
 
-export function loadMigrations(dialect: Dialect): Migration[] {
+export function loadMigrations(dialect: DialectName): Migration[] {
   const dir = new URL(`./migrations/${dialect}/`, import.meta.url)
   return readdirSync(dir)
     .filter((file) => /^\d{4}-[a-z0-9-]+\.sql$/.test(file))
@@ -39,28 +39,16 @@ export function loadMigrations(dialect: Dialect): Migration[] {
 }
 
 /** The highest migration version shipped with this build. */
-export function latestVersion(dialect: Dialect): number {
+export function latestVersion(dialect: DialectName): number {
   return loadMigrations(dialect).at(-1)?.version ?? 0
-}
-
-async function listTables(db: Kysely<Tables>, dialect: Dialect): Promise<string[]> {
-  const query =
-    dialect === 'sqlite'
-      ? sql<{
-          name: string
-        }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
-      : sql<{
-          name: string
-        }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`
-  return (await query.execute(db)).rows.map((row) => row.name)
 }
 
 async function ensureMigrationsTable(
   db: Kysely<Tables>,
-  dialect: Dialect,
+  dialect: SqlDialect,
   options: MigrateOptions,
 ) {
-  const tables = await listTables(db, dialect)
+  const tables = (await dialect.listTables.execute(db)).rows.map((row) => row.name)
   if (tables.includes('schema_migrations')) return
   if (options.enableCleanDatabaseValidation && tables.length > 0) {
     throw new MigrationError(
@@ -102,10 +90,10 @@ export function splitStatements(text: string): string[] {
     .filter((statement) => statement.length > 0)
 }
 
-async function migrateOnce(db: Kysely<Tables>, dialect: Dialect, options: MigrateOptions) {
+async function migrateOnce(db: Kysely<Tables>, dialect: SqlDialect, options: MigrateOptions) {
   await ensureMigrationsTable(db, dialect, options)
   const applied: number[] = []
-  for (const migration of loadMigrations(dialect)) {
+  for (const migration of loadMigrations(dialect.name)) {
     if (await applyOne(db, migration)) applied.push(migration.version)
   }
   return applied
@@ -117,7 +105,7 @@ async function migrateOnce(db: Kysely<Tables>, dialect: Dialect, options: Migrat
  */
 export async function migrate(
   db: Kysely<Tables>,
-  dialect: Dialect,
+  dialect: SqlDialect,
   options: MigrateOptions = DEFAULT_MIGRATE_OPTIONS,
 ): Promise<number[]> {
   let wait = options.initialWaitMs

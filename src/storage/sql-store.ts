@@ -1,7 +1,7 @@
 // src/storage/sql-store.ts: implements core/store.ts on Kysely, for SQLite and PostgreSQL alike
 import type { Kysely } from 'kysely'
 import type { Repos, Store } from '../core/store.ts'
-import type { Dialect, OpenDatabase } from './database.ts'
+import type { OpenDatabase, SqlDialect } from './dialects/dialect.ts'
 import { sql } from './kysely.ts'
 import { currentVersion } from './migrate.ts'
 import { createAuditRepo } from './repos/audit.ts'
@@ -38,10 +38,10 @@ class SqlRepos implements Repos {
   #collections?: Repos['collections']
   #tokens?: Repos['tokens']
   readonly #db: Kysely<Tables>
-  readonly #dialect: Dialect
+  readonly #dialect: SqlDialect
   readonly #statements: Statements
 
-  constructor(db: Kysely<Tables>, dialect: Dialect, statements: Statements) {
+  constructor(db: Kysely<Tables>, dialect: SqlDialect, statements: Statements) {
     this.#db = db
     this.#dialect = dialect
     this.#statements = statements
@@ -114,7 +114,7 @@ export function createSqlStore(database: OpenDatabase): Store {
     substring: repos.substring,
     collections: repos.collections,
     tokens: repos.tokens,
-    kind: database.dialect,
+    kind: database.dialect.name,
     isMemory: database.isMemory,
     async transaction(work, options = {}) {
       return db.transaction().execute(async (trx) => {
@@ -125,13 +125,7 @@ export function createSqlStore(database: OpenDatabase): Store {
       })
     },
     schemaVersion: () => currentVersion(db),
-    async maintainSearchTables() {
-      // Autovacuum gets to these only after its own thresholds and naptime (or never, where it
-      // is off): until then the drained queue is a run of dead rows every like search walks, and
-      // the n-gram and key probes of a search read a heap page per row (bench/README.md).
-      if (database.dialect === 'postgres')
-        await sql`VACUUM (ANALYZE, SKIP_LOCKED) substring_queue, object_ngrams, objects`.execute(db)
-    },
+    maintainSearchTables: () => database.dialect.maintainSearchTables(db),
     async ping() {
       await sql`SELECT 1`.execute(db)
     },

@@ -1,6 +1,6 @@
 // src/storage/statements.ts: hand-written SQL for the hottest statements, run without Kysely's query builder
 import type { Kysely } from 'kysely'
-import { type Dialect, PREPARED } from './database.ts'
+import type { SqlDialect } from './dialects/dialect.ts'
 import { CompiledQuery } from './kysely.ts'
 import type { Tables } from './schema.ts'
 
@@ -11,33 +11,20 @@ import type { Tables } from './schema.ts'
  * or transaction they are given, so connections, transactions and SQL tracing are unchanged.
  */
 export type Statements = Readonly<{
-  dialect: Dialect
+  dialect: SqlDialect
   /**
-   * Runs `text`, written with `?` placeholders (PostgreSQL gets `$1…$n`, converted once, and runs
-   * it as a named prepared statement: database.ts PREPARED). List result columns, never `*`.
+   * Runs `text`, written with `?` placeholders, as the dialect writes it (PostgreSQL: `$1…$n`,
+   * run as a named prepared statement). List result columns, never `*`.
    */
   query<Row>(db: Kysely<Tables>, text: string, parameters: readonly unknown[]): Promise<Row[]>
 }>
 
-export function createStatements(dialect: Dialect): Statements {
-  const placeholder = dialect === 'sqlite' ? () => '?' : (n: number) => `$${n}`
-  const converted = new Map<string, string>()
-
-  async function run<Row>(db: Kysely<Tables>, text: string, parameters: unknown[]) {
-    return (await db.executeQuery<Row>(CompiledQuery.raw(text, parameters))).rows as Row[]
-  }
-
+export function createStatements(dialect: SqlDialect): Statements {
   return {
     dialect,
-    query(db, text, parameters) {
-      let sqlText = converted.get(text)
-      if (sqlText === undefined) {
-        let n = 0
-        sqlText = text.replace(/\?/g, () => placeholder(++n))
-        if (dialect === 'postgres') sqlText = PREPARED + sqlText
-        converted.set(text, sqlText)
-      }
-      return run(db, sqlText, [...parameters])
+    async query<Row>(db: Kysely<Tables>, text: string, parameters: readonly unknown[]) {
+      const query = CompiledQuery.raw(dialect.statementText(text), [...parameters])
+      return (await db.executeQuery<Row>(query)).rows as Row[]
     },
   }
 }

@@ -1,7 +1,7 @@
 // test/helpers/crypto.ts: a collection for crypto tests, stored objects written through the store, and crypto calls
 import { randomUUID } from 'node:crypto'
 import type { App } from '../../src/app.ts'
-import { sealObjects } from '../../src/core/objects/sealing.ts'
+import { sealObjects } from '../../src/core/values/sealing.ts'
 import { API, type TestResponse, type TestServer } from './server.ts'
 
 export const PEOPLE_SCHEMA = {

@@ -1,13 +1,14 @@
 // test/storage/contract-objects.ts: the objects part of the Store contract, run on SQLite and PostgreSQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type IndexEntry, KeyTaken, type ObjectRecord } from '../../src/core/objects-store.ts'
+import { type IndexEntry, KeyTaken, type ObjectRecord } from '../../src/core/objects/store.ts'
 import type { Repos, Store } from '../../src/core/store.ts'
 import type { TestStore } from '../helpers/store.ts'
 
-const T0 = 1_700_000_000_000_000
+export const T0 = 1_700_000_000_000_000
 const digest = (n: number) => new Uint8Array(16).fill(n)
 
-function object(id: string, patch: Partial<ObjectRecord> = {}): ObjectRecord {
+/** An object row of `people` created at T0, changed by `patch`. */
+export function object(id: string, patch: Partial<ObjectRecord> = {}): ObjectRecord {
   return {
     collection: 'people',
     id,

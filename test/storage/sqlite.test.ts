@@ -27,16 +27,16 @@ describeQueueMigration('SQLite', async () => ({ kind: 'sqlite', file: join(dir, 
 describe('SQLite migrations', () => {
   it('applies every migration once and nothing on a second run', async () => {
     const database = openDatabase({ kind: 'sqlite', file: join(dir, 'migrate.db') })
-    const first = await migrate(database.db, 'sqlite')
+    const first = await migrate(database.db, database.dialect)
     expect(first.at(-1)).toBe(latestVersion('sqlite'))
-    expect(await migrate(database.db, 'sqlite')).toEqual([])
+    expect(await migrate(database.db, database.dialect)).toEqual([])
     await database.db.destroy()
   })
 
   it('refuses to migrate a database that holds unknown tables', async () => {
     const database = openDatabase({ kind: 'sqlite', file: join(dir, 'foreign.db') })
     await database.db.schema.createTable('someone_elses').addColumn('x', 'integer').execute()
-    await expect(migrate(database.db, 'sqlite')).rejects.toThrow(/not empty/)
+    await expect(migrate(database.db, database.dialect)).rejects.toThrow(/not empty/)
     await database.db.destroy()
   })
 })

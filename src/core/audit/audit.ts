@@ -1,8 +1,9 @@
 // src/core/audit/audit.ts: the one audit path every operation goes through
 import { randomUUID } from 'node:crypto'
 import type { RequestContext } from '../context.ts'
-import type { AuditRow, Repos, Store } from '../store.ts'
+import type { Repos, Store } from '../store.ts'
 import { formatNano } from '../time.ts'
+import type { AuditRow } from './store.ts'
 
 /** Where JSON-lines audit records go (stdout or a file); provided by the composition root. */
 export type AuditSink = { write(lines: readonly string[]): Promise<void> }

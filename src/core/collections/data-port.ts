@@ -1,4 +1,4 @@
-// src/core/collections/data-port.ts: what schema changes need from object data, and today's implementation of it
+// src/core/collections/data-port.ts: what schema changes need from object data (the objects capability implements it)
 import type { Repos } from '../store.ts'
 import type { PropertyFlags, StoredCollection, StoredProperty } from './collection.ts'
 
@@ -39,16 +39,4 @@ export type CollectionDataPort = {
     collection: StoredCollection,
     property: StoredProperty,
   ): Promise<void>
-}
-
-/**
- * The port for today's storage, which has no object tables yet: no collection holds objects,
- * so there are no index entries to build or drop and no values to delete. The objects
- * capability replaces this with its own implementation when it adds object storage.
- */
-export const objectlessData: CollectionDataPort = {
-  hasObjects: async () => false,
-  onIndexChanged: async () => {},
-  deleteCollectionData: async () => {},
-  deletePropertyData: async () => {},
 }

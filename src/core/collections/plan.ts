@@ -1,7 +1,7 @@
 // src/core/collections/plan.ts: pure decisions: a requested collection, property or update → what to store, or the 4xx
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { Micros } from '../time.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 import {
   type CollectionInput,
   PROTOTYPES,

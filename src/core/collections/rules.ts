@@ -1,6 +1,6 @@
 // src/core/collections/rules.ts: attribute rules: what a new property may ask for, and which changes are allowed (seed §3)
+import type { IndexSupport } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
-import type { IndexSupport } from '../types/registry.ts'
 import {
   builtinProperty,
   DEFAULT_ATTRIBUTES,

@@ -1,5 +1,5 @@
 // src/core/crypto-api/decrypt.ts: decrypt objects (crypto.md §2): fields, transformations, metadata
-import type { DecryptedObject, DecryptionRequest } from '../../contract/crypto.ts'
+import type { DecryptedObject, DecryptionRequest } from '../../contract/crypto-api.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { formatSeconds, MICROS_PER_SECOND } from '../time.ts'
@@ -10,7 +10,7 @@ import {
   type CryptoDeps,
   collectionFor,
   uniqueChecks,
-} from './crypto-deps.ts'
+} from './deps.ts'
 import type { Values } from './fields.ts'
 import { assertLifecycle } from './lifecycle.ts'
 import { fieldsOf } from './payload.ts'

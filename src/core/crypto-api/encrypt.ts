@@ -1,5 +1,5 @@
 // src/core/crypto-api/encrypt.ts: encrypt objects and update encrypted (crypto.md §1 and §3)
-import type { EncryptionRequest, UpdateEncryptionRequest } from '../../contract/crypto.ts'
+import type { EncryptionRequest, UpdateEncryptionRequest } from '../../contract/crypto-api.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { decodeBase64, type EncryptionType, type Opened } from './ciphertext.ts'
@@ -10,7 +10,7 @@ import {
   collectionFor,
   propertyChecks,
   tagsFor,
-} from './crypto-deps.ts'
+} from './deps.ts'
 import { selectProps, type Values, validateFields } from './fields.ts'
 import { assertLifecycle, expiryOf } from './lifecycle.ts'
 import { fieldsOf } from './payload.ts'

@@ -1,8 +1,8 @@
 // src/core/crypto-api/fields.ts: fields checked against the collection schema, and the `props` selection of crypto items
 import { findProperty, type Property, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 
 export type Values = Record<string, unknown>
 

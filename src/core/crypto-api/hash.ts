@@ -1,5 +1,5 @@
 // src/core/crypto-api/hash.ts: hash objects (crypto.md §5): the deterministic token ID of each item, nothing stored
-import type { HashObjectRequest } from '../../contract/crypto.ts'
+import type { HashObjectRequest } from '../../contract/crypto-api.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -9,7 +9,7 @@ import {
   type CryptoDeps,
   collectionFor,
   propertyChecks,
-} from './crypto-deps.ts'
+} from './deps.ts'
 import { propertyOrThrow, selectProps, type Values } from './fields.ts'
 import { type ResolvedSource, resolveSources } from './sources.ts'
 

@@ -1,7 +1,7 @@
 // src/core/crypto-api/lifecycle.ts: ciphertext expiry: from `expiration_secs`, and the active/archived rule of decrypt
 import { VaultError } from '../errors.ts'
-import { parseExpiration } from '../objects/expiration.ts'
 import { MICROS_PER_SECOND, type Micros } from '../time.ts'
+import { parseExpiration } from '../writes/expiration.ts'
 import type { CiphertextMetadata } from './payload.ts'
 
 /**

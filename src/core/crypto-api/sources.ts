@@ -1,13 +1,13 @@
 // src/core/crypto-api/sources.ts: the objects of encrypt and hash items: stored id, fields, another ciphertext or an earlier item
-import type { InputObject } from '../../contract/crypto.ts'
+import type { InputObject } from '../../contract/crypto-api.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
-import type { TypeRegistry } from '../types/registry.ts'
+import type { StoredObjectReader } from '../objects/reader.ts'
 import { type Ciphertexts, decodeBase64 } from './ciphertext.ts'
 import { type Values, validateFields } from './fields.ts'
 import { assertLifecycle } from './lifecycle.ts'
-import type { StoredObjectReader } from './object-reader.ts'
 import { fieldsOf } from './payload.ts'
 
 /** `stored`: read from an object (defaults differ: built-ins, non-null user properties). */

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { testContext } from '../../../test/helpers/context.ts'
 import type { StoredCollection } from '../collections/collection.ts'
+import { createTypeRegistry } from '../data-types/registry.ts'
 import { isVaultError } from '../errors.ts'
-import { createTypeRegistry } from '../types/registry.ts'
 import { applyProps, type CustomTransformerRunner, parseProps, propChecks } from './transform.ts'
 
 const types = createTypeRegistry({

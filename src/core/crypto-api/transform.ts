@@ -1,10 +1,10 @@
 // src/core/crypto-api/transform.ts: the `props` of decrypt: plain properties and transformations (`ssn.mask`)
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import type { ResolvedTransformer, TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
 import { propertyResources } from '../iam/policy.ts'
-import type { ResolvedTransformer, TypeRegistry } from '../types/registry.ts'
 import { dataTypeOf, propertyOrThrow, type Values } from './fields.ts'
 
 /**

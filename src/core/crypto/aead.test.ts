@@ -1,8 +1,9 @@
-// src/core/crypto/aead.test.ts: the v1 AEAD: round trip, batches, binding, tamper detection, known answer
+// src/core/crypto/aead.test.ts: the v1 AEAD: round trip, batches, binding, tamper detection, IVs, keystream hygiene
 import { createCipheriv, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
   AEAD_OVERHEAD,
+  createIvPool,
   DecryptionError,
   deriveAeadKey,
   keyVersionOf,
@@ -79,5 +80,94 @@ describe('aead v1 (AES-256-CTR + HMAC-SHA256)', () => {
     expect(() => open(deriveAeadKey(randomBytes(32), 8), sealed, aad)).toThrow(DecryptionError)
     expect(() => open(key, sealed.subarray(0, 20), aad)).toThrow(DecryptionError)
     expect(() => open(key, Buffer.alloc(0), aad)).toThrow(DecryptionError)
+  })
+})
+
+describe('IVs', () => {
+  /** A fill that writes 16-byte blocks numbered on from where its last call stopped. */
+  function countingFill() {
+    const state = { fills: 0, next: 0n }
+    const fill = (target: Buffer) => {
+      state.fills++
+      for (let offset = 0; offset < target.length; offset += 16) {
+        target.writeBigUInt64BE(0n, offset)
+        target.writeBigUInt64BE(state.next++, offset + 8)
+      }
+    }
+    return { state, fill }
+  }
+  const ivsOf = (bytes: Buffer) =>
+    Array.from({ length: bytes.length / 16 }, (_, i) => bytes.subarray(i * 16, (i + 1) * 16))
+
+  it('the pool never hands out the same bytes twice, across refills and for any batch size', () => {
+    // Every block the fill writes is distinct, so a repeat can only be the pool reusing bytes.
+    const { state, fill } = countingFill()
+    const pool = createIvPool(fill)
+    const first = pool(3)
+    const kept = Buffer.from(first)
+    const seen = new Set<string>(ivsOf(first).map((iv) => iv.toString('hex')))
+    let handed = 3
+    for (let round = 0; round < 40; round++) {
+      for (const count of [1, 2, 17, 255, 256, 257, 1000, 31]) {
+        const ivs = pool(count)
+        expect(ivs.length).toBe(16 * count)
+        for (const iv of ivsOf(ivs)) seen.add(iv.toString('hex'))
+        handed += count
+      }
+    }
+    expect(seen.size).toBe(handed)
+    expect(state.fills).toBeGreaterThan(100)
+    // A result is a copy: refills never change IVs already handed out.
+    expect(first.equals(kept)).toBe(true)
+  })
+
+  it("sealing takes one fresh IV per value from the key's source", () => {
+    const { fill } = countingFill()
+    const reference = createIvPool(countingFill().fill)
+    const key = deriveAeadKey(randomBytes(32), 1, createIvPool(fill))
+    for (const count of [1, 200, 300, 5]) {
+      const sealed = sealMany(
+        key,
+        Array.from({ length: count }, () => ({ plaintext: Buffer.from('x'), aad })),
+      )
+      const expected = ivsOf(reference(count))
+      expect(sealed.map((s) => s.subarray(5, 21).toString('hex'))).toEqual(
+        expected.map((iv) => iv.toString('hex')),
+      )
+    }
+  })
+
+  it('the CSPRNG pool gives no repeated IV over many refills', () => {
+    const seen = new Set<string>()
+    const items = Array.from({ length: 100 }, () => ({ plaintext: Buffer.from('x'), aad }))
+    for (let batch = 0; batch < 200; batch++)
+      for (const sealed of sealMany(key, items)) seen.add(sealed.subarray(5, 21).toString('hex'))
+    expect(seen.size).toBe(200 * 100)
+  })
+})
+
+describe('keystream hygiene', () => {
+  it('zeroes the keystream of every seal and open once used', () => {
+    const streams: Buffer[] = []
+    const watched = {
+      ...key,
+      blocks: (counters: Buffer) => {
+        const stream = key.blocks(counters)
+        streams.push(stream)
+        return stream
+      },
+    }
+    const plaintexts = [Buffer.from('123-45-6789'), randomBytes(100)]
+    const sealed = sealMany(
+      watched,
+      plaintexts.map((plaintext) => ({ plaintext, aad })),
+    )
+    const opened = openMany(
+      watched,
+      sealed.map((s) => ({ sealed: s, aad })),
+    )
+    expect(opened).toEqual(plaintexts)
+    expect(streams.map((s) => s.length)).toEqual([128, 128])
+    for (const stream of streams) expect(stream.every((byte) => byte === 0)).toBe(true)
   })
 })

@@ -3,22 +3,30 @@ import {
   type Cipheriv,
   createCipheriv,
   hkdfSync,
-  randomBytes,
   randomFillSync,
   timingSafeEqual,
 } from 'node:crypto'
 import { createMac, type Mac } from './mac.ts'
 
 /**
- * Format v1: [0x01][key version: uint32 BE][IV: 16][ciphertext][tag: 16].
+ * Format v1, byte for byte (docs/adr/0004; frozen in test/vectors/stored-formats.json):
  *
- * The construction is Tink's AES-CTR-HMAC AEAD: AES-256-CTR with a random 128-bit initial counter
- * block (NIST SP 800-38A, whole-block increment), then HMAC-SHA256 truncated to 128 bits over
- * header ‖ IV ‖ len(AAD) ‖ AAD ‖ ciphertext, with independent encryption and MAC keys derived by
- * HKDF from the data key. Encrypt-then-MAC with a PRF-based MAC is IND-CCA2 (Bellare–Namprempre).
- * Why not AES-GCM: every Node cipher object costs 20–30 µs to create on the target hardware
- * (OpenSSL 3 context set-up), which capped bulk writes far below the throughput target; CTR lets
- * one AES-ECB call produce the keystream of a whole batch (docs/adr/0004).
+ *   sealed = 0x01 ‖ version (uint32 BE) ‖ IV (16) ‖ C (|P| bytes) ‖ T (16)
+ *   C      = P XOR the first |P| bytes of AES-256-ECB(K_enc, IV ‖ IV+1 ‖ IV+2 ‖ …), where IV+i is
+ *            the IV read as a 128-bit big-endian integer plus i, modulo 2^128 (NIST SP 800-38A
+ *            CTR with the standard whole-block increment; OpenSSL's aes-256-ctr gives equal bytes)
+ *   T      = HMAC-SHA256(K_mac, 0x01 ‖ version ‖ IV ‖ uint64 BE |AAD| ‖ AAD ‖ C), first 16 bytes
+ *   K_enc  = HKDF-SHA256(data key, salt empty, info "strongroom aead v1 enc", 32 bytes)
+ *   K_mac  = HKDF-SHA256(data key, salt empty, info "strongroom aead v1 mac", 32 bytes)
+ *
+ * The IV is 16 random bytes per value. The AAD is not stored; every caller passes its binding
+ * (envelope.ts `bindingOf`). This is our own layout: it is not Tink's AES-CTR-HMAC (which puts
+ * the AAD first and its bit length last) nor any other library's, so only this module reads it.
+ * Encrypt-then-MAC with a PRF-based MAC is IND-CCA2 (Bellare–Namprempre); the tag is checked in
+ * constant time before anything is decrypted. Why not AES-GCM: every Node cipher object costs
+ * 20–30 µs to create on the target hardware (OpenSSL 3 context set-up), which capped bulk writes
+ * far below the throughput target; CTR lets one AES-ECB call produce the keystream of a whole
+ * batch (docs/adr/0004).
  */
 const FORMAT_V1 = 0x01
 const HEADER = 5
@@ -32,12 +40,45 @@ export class DecryptionError extends Error {
   override readonly name = 'DecryptionError'
 }
 
+/** `count` × 16 bytes of fresh IVs: never handed out before, by this source or any other. */
+export type IvSource = (count: number) => Buffer
+
+/**
+ * IVs from a buffer of CSPRNG output refilled 4 KiB at a time: one `randomBytes` call per seal
+ * cost more than the AES and the MAC together. Bytes are handed out once, never reused; a
+ * request larger than the buffer gets its own fill. `fill` is node's CSPRNG except in tests.
+ */
+export function createIvPool(fill: (target: Buffer) => void = randomFillSync): IvSource {
+  const pool = Buffer.alloc(4096)
+  let offset = pool.length
+  return (count) => {
+    const size = IV * count
+    if (size > pool.length) {
+      const ivs = Buffer.allocUnsafe(size)
+      fill(ivs)
+      return ivs
+    }
+    if (offset + size > pool.length) {
+      fill(pool)
+      offset = 0
+    }
+    // A copy, so a caller holding the result never sees bytes handed out later.
+    const ivs = Buffer.from(pool.subarray(offset, offset + size))
+    offset += size
+    return ivs
+  }
+}
+
+/** The IV source of every key made without one: one pool per thread (module instance). */
+const threadIvs = createIvPool()
+
 export type AeadKey = Readonly<{
   version: number
   enc: Uint8Array
   /** AES-256-ECB over whole counter blocks: the CTR keystream generator of this key. */
   blocks: (counters: Buffer) => Buffer
   mac: Mac
+  ivs: IvSource
 }>
 
 /**
@@ -53,15 +94,25 @@ function ecbBlocks(enc: Uint8Array): (counters: Buffer) => Buffer {
   }
 }
 
+/** A key from its two halves as they are (known-answer tests use this; stored data does not). */
+export function createAeadKey(
+  version: number,
+  enc: Uint8Array,
+  macKey: Uint8Array,
+  ivs: IvSource = threadIvs,
+): AeadKey {
+  return { version, enc, blocks: ecbBlocks(enc), mac: createMac(macKey), ivs }
+}
+
 /** Splits a 256-bit data key into its encryption and MAC keys (HKDF-SHA256, RFC 5869). */
-export function deriveAeadKey(dataKey: Uint8Array, version: number): AeadKey {
+export function deriveAeadKey(dataKey: Uint8Array, version: number, ivs?: IvSource): AeadKey {
   const enc = new Uint8Array(
     hkdfSync('sha256', dataKey, Buffer.alloc(0), 'strongroom aead v1 enc', 32),
   )
   const macKey = new Uint8Array(
     hkdfSync('sha256', dataKey, Buffer.alloc(0), 'strongroom aead v1 mac', 32),
   )
-  return { version, enc, blocks: ecbBlocks(enc), mac: createMac(macKey) }
+  return createAeadKey(version, enc, macKey, ivs)
 }
 
 function increment(counter: Buffer): void {
@@ -71,8 +122,16 @@ function increment(counter: Buffer): void {
   }
 }
 
-/** CTR keystreams for several (IV, length) pairs from one AES-ECB call over all counter blocks. */
-function keystreams(key: AeadKey, ivs: readonly Buffer[], lengths: readonly number[]): Buffer[] {
+/**
+ * CTR keystreams for several (IV, length) pairs from one AES-ECB call over all counter blocks,
+ * handed to `use`; zeroed when it returns (with the ciphertext, a keystream is the plaintext).
+ */
+function withKeystreams<T>(
+  key: AeadKey,
+  ivs: readonly Uint8Array[],
+  lengths: readonly number[],
+  use: (streams: readonly Buffer[]) => T,
+): T {
   const blocks = lengths.map((length) => Math.ceil(length / BLOCK))
   const counters = Buffer.allocUnsafe(blocks.reduce((sum, n) => sum + n, 0) * BLOCK)
   let offset = 0
@@ -85,11 +144,16 @@ function keystreams(key: AeadKey, ivs: readonly Buffer[], lengths: readonly numb
   })
   const stream = key.blocks(counters)
   let start = 0
-  return lengths.map((length, i) => {
+  const streams = lengths.map((length, i) => {
     const slice = stream.subarray(start, start + length)
     start += (blocks[i] as number) * BLOCK
     return slice
   })
+  try {
+    return use(streams)
+  } finally {
+    stream.fill(0)
+  }
 }
 
 /** Writes `data` XOR `stream` into `out` at `offset`. */
@@ -117,26 +181,6 @@ function tag(key: AeadKey, headIv: Uint8Array, aad: Uint8Array, body: Uint8Array
   return key.mac.concat([headIv, aadLength(aad), aad, body]).subarray(0, TAG)
 }
 
-/**
- * IVs come from a buffer of CSPRNG output refilled 4 KiB at a time: one `randomBytes` call per
- * seal cost more than the AES and the MAC together. Bytes are handed out once, never reused.
- */
-const IV_POOL = Buffer.alloc(4096)
-let ivPoolOffset = IV_POOL.length
-
-function randomIvs(count: number): Buffer {
-  const size = IV * count
-  if (size > IV_POOL.length) return randomBytes(size)
-  if (ivPoolOffset + size > IV_POOL.length) {
-    randomFillSync(IV_POOL)
-    ivPoolOffset = 0
-  }
-  // A copy, so a caller holding the result never sees bytes handed out later.
-  const ivs = Buffer.from(IV_POOL.subarray(ivPoolOffset, ivPoolOffset + size))
-  ivPoolOffset += size
-  return ivs
-}
-
 export type SealItem = Readonly<{ plaintext: Uint8Array; aad: Uint8Array }>
 
 /** Seals every item under one key with a fresh random IV each; one cipher set-up for the batch. */
@@ -144,24 +188,22 @@ export function sealMany(key: AeadKey, items: readonly SealItem[]): Buffer[] {
   const head = Buffer.alloc(HEADER)
   head[0] = FORMAT_V1
   head.writeUInt32BE(key.version, 1)
-  const random = randomIvs(items.length)
+  const random = key.ivs(items.length)
   const ivs = items.map((_, i) => random.subarray(i * IV, (i + 1) * IV))
-  const streams = keystreams(
-    key,
-    ivs,
-    items.map((item) => item.plaintext.length),
+  const lengths = items.map((item) => item.plaintext.length)
+  return withKeystreams(key, ivs, lengths, (streams) =>
+    items.map((item, i) => {
+      // One buffer per sealed value: header, IV, ciphertext written in place, then the tag.
+      const length = item.plaintext.length
+      const out = Buffer.allocUnsafe(HEADER + IV + length + TAG)
+      head.copy(out, 0)
+      ;(ivs[i] as Buffer).copy(out, HEADER)
+      xorInto(out, HEADER + IV, item.plaintext, streams[i] as Buffer)
+      const body = out.subarray(HEADER + IV, HEADER + IV + length)
+      tag(key, out.subarray(0, HEADER + IV), item.aad, body).copy(out, HEADER + IV + length)
+      return out
+    }),
   )
-  return items.map((item, i) => {
-    // One buffer per sealed value: header, IV, ciphertext written in place, then the tag.
-    const length = item.plaintext.length
-    const out = Buffer.allocUnsafe(HEADER + IV + length + TAG)
-    head.copy(out, 0)
-    ;(ivs[i] as Buffer).copy(out, HEADER)
-    xorInto(out, HEADER + IV, item.plaintext, streams[i] as Buffer)
-    const body = out.subarray(HEADER + IV, HEADER + IV + length)
-    tag(key, out.subarray(0, HEADER + IV), item.aad, body).copy(out, HEADER + IV + length)
-    return out
-  })
 }
 
 export function seal(key: AeadKey, plaintext: Uint8Array, aad: Uint8Array): Buffer {
@@ -194,12 +236,11 @@ export function openMany(key: AeadKey, items: readonly OpenItem[]): Buffer[] {
     }
     return { iv, body }
   })
-  const streams = keystreams(
-    key,
-    parts.map((part) => part.iv),
-    parts.map((part) => part.body.length),
+  const ivs = parts.map((part) => part.iv)
+  const lengths = parts.map((part) => part.body.length)
+  return withKeystreams(key, ivs, lengths, (streams) =>
+    parts.map((part, i) => xor(part.body, streams[i] as Buffer)),
   )
-  return parts.map((part, i) => xor(part.body, streams[i] as Buffer))
 }
 
 export function open(key: AeadKey, sealed: Uint8Array, aad: Uint8Array): Buffer {

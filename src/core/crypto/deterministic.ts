@@ -5,11 +5,21 @@ import { DecryptionError } from './aead.ts'
 import type { Keyring } from './keyring.ts'
 
 /**
- * Format: [key version: uint32 BE][SIV: 16][ciphertext]. The SIV is S2V (CMAC-based PRF) over
- * the key version, every associated-data part and the plaintext, so equal inputs give equal
- * outputs and anything else gives unrelated ones: the misuse-resistant construction RFC 5297
- * designed for deterministic encryption, with no nonce to get wrong. @noble/ciphers is audited
- * pure JS (Node's OpenSSL binding has no SIV mode).
+ * Format, byte for byte (docs/adr/0008; frozen in test/vectors/stored-formats.json):
+ *
+ *   sealed = version (uint32 BE, always 1) ‖ V (16) ‖ C
+ *   V ‖ C  = AES-SIV (RFC 5297, AEAD_AES_SIV_CMAC_512) under K = K1 ‖ K2 with the associated-data
+ *            vector (version bytes, ...aad): V = S2V(K1; version, aad…, plaintext), and C is the
+ *            plaintext under AES-256-CTR(K2) from counter V with the top bits of bytes 8 and 12
+ *            cleared
+ *   K1     = HKDF-SHA256(siv key, salt empty, info context ‖ 0x00 ‖ "s2v", 32 bytes)
+ *   K2     = HKDF-SHA256(siv key, salt empty, info context ‖ 0x00 ‖ "ctr", 32 bytes)
+ *
+ * Equal inputs give equal outputs and anything else unrelated ones: the misuse-resistant
+ * construction RFC 5297 designed for deterministic encryption, with no nonce to get wrong.
+ * `sivSeal`/`sivOpen` are exactly RFC 5297 (tested with its appendix A vectors and published
+ * 512-bit-key vectors); the version prefix and key derivation are ours. @noble/ciphers is
+ * audited pure JS (Node's OpenSSL binding has no SIV mode).
  *
  * Keys come from the `siv` derivation purpose, which is never rotated: a deterministic
  * ciphertext is compared by equality, and a new key would make equal inputs differ.
@@ -28,6 +38,24 @@ let loaded: typeof AesSiv | undefined
 function aessiv(...args: Parameters<typeof AesSiv>): ReturnType<typeof AesSiv> {
   loaded ??= (require('@noble/ciphers/aes.js') as { aessiv: typeof AesSiv }).aessiv
   return loaded(...args)
+}
+
+/** RFC 5297 AES-SIV: V ‖ C of `plaintext` under `key` (32, 48 or 64 bytes) and the AD vector. */
+export function sivSeal(
+  key: Uint8Array,
+  ad: readonly Uint8Array[],
+  plaintext: Uint8Array,
+): Uint8Array {
+  return aessiv(key, ...ad).encrypt(plaintext)
+}
+
+/** Authenticates and decrypts V ‖ C; any mismatch throws DecryptionError. */
+export function sivOpen(key: Uint8Array, ad: readonly Uint8Array[], sealed: Uint8Array): Buffer {
+  try {
+    return Buffer.from(aessiv(key, ...ad).decrypt(sealed))
+  } catch {
+    throw new DecryptionError('authentication failed')
+  }
 }
 
 export function createDeterministicCipher(keyring: Keyring) {
@@ -54,8 +82,7 @@ export function createDeterministicCipher(keyring: Keyring) {
   return {
     seal(context: string, aad: readonly Uint8Array[], plaintext: Uint8Array): Buffer {
       const head = header(SIV_KEY_VERSION)
-      const sealed = aessiv(keyFor(context), head, ...aad).encrypt(plaintext)
-      return Buffer.concat([head, sealed])
+      return Buffer.concat([head, sivSeal(keyFor(context), [head, ...aad], plaintext)])
     },
 
     /** Authenticates and decrypts; any mismatch (key, data, associated data) throws DecryptionError. */
@@ -64,13 +91,8 @@ export function createDeterministicCipher(keyring: Keyring) {
       const data = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.length)
       const version = data.readUInt32BE(0)
       if (version !== SIV_KEY_VERSION) throw new DecryptionError(`unknown siv key version`)
-      try {
-        const head = data.subarray(0, VERSION_BYTES)
-        const opened = aessiv(keyFor(context), head, ...aad).decrypt(data.subarray(VERSION_BYTES))
-        return Buffer.from(opened)
-      } catch {
-        throw new DecryptionError('authentication failed')
-      }
+      const head = data.subarray(0, VERSION_BYTES)
+      return sivOpen(keyFor(context), [head, ...aad], data.subarray(VERSION_BYTES))
     },
   }
 }

@@ -3,6 +3,7 @@ import {
   type AeadKey,
   DecryptionError,
   deriveAeadKey,
+  type IvSource,
   keyVersionOf,
   openMany,
   sealMany,
@@ -12,7 +13,7 @@ import { createMac, type Mac } from './mac.ts'
 
 /**
  * Associated data from a list of parts, each length-prefixed so that ("ab","c") and ("a","bc")
- * never collide.
+ * never collide: u32 BE byte length ‖ UTF-8 bytes, for each part in order (docs/adr/0004).
  */
 export function bindingOf(parts: readonly string[]): Buffer {
   let length = 0
@@ -53,7 +54,12 @@ export type ThreadKeys = Readonly<{
   macKeys: readonly Uint8Array[]
 }>
 
-export function createEnvelope(keyring: Keyring) {
+export type EnvelopeOptions = Readonly<{
+  /** Where sealed values' IVs come from: the thread's CSPRNG pool unless a test fixes them. */
+  ivs?: IvSource
+}>
+
+export function createEnvelope(keyring: Keyring, options: EnvelopeOptions = {}) {
   const aeadKeys = new WeakMap<Uint8Array, AeadKey>()
   const macs = new Map<string, Mac>()
 
@@ -61,12 +67,13 @@ export function createEnvelope(keyring: Keyring) {
     const dataKey = keyring.byVersion(purpose, version)
     let key = aeadKeys.get(dataKey)
     if (key === undefined) {
-      key = deriveAeadKey(dataKey, version)
+      key = deriveAeadKey(dataKey, version, options.ivs)
       aeadKeys.set(dataKey, key)
     }
     return key
   }
 
+  /** HKDF-SHA256 of the purpose's key with the base64 text of the scope's binding as info. */
   const macKeyOf = (purpose: DerivationPurpose, scope: readonly string[]) =>
     keyring.derive(purpose, bindingOf(scope).toString('base64'))
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { VaultError } from '../errors.ts'
 import type { MetaRepo } from '../store.ts'
 import type { Clock } from '../time.ts'
-import { type AeadKey, deriveAeadKey, openMany, sealMany } from './aead.ts'
+import { type AeadKey, deriveAeadKey, type IvSource, openMany, sealMany } from './aead.ts'
 import { bindingOf } from './envelope.ts'
 import type { Kms } from './kms.ts'
 
@@ -22,9 +22,15 @@ export type ExportKeysDeps = Readonly<{
   clock: Clock
   /** In-memory mode refuses the export key (config.md §7): nothing would outlive the process. */
   isMemory: boolean
+  /** Where exported values' IVs come from: the thread's CSPRNG pool unless a test fixes them. */
+  ivs?: IvSource
 }>
 
-/** An exported value is bound to its property name only, so it can be imported into any object. */
+/**
+ * An exported value is the v1 AEAD (aead.ts) under the export key, key version 1, of the bytes the
+ * caller passes (the value's JSON text), bound to its property name only so it can be imported
+ * into any object: AAD = bindingOf(['export', property]).
+ */
 const binding = (property: string) => bindingOf(['export', property])
 
 export function createExportKeys(deps: ExportKeysDeps) {
@@ -33,7 +39,7 @@ export function createExportKeys(deps: ExportKeysDeps) {
   async function unwrap(wrapped: string): Promise<AeadKey> {
     try {
       const dataKey = await deps.kms.unwrap(Buffer.from(wrapped, 'base64'), WRAP_CONTEXT)
-      return deriveAeadKey(dataKey, VERSION)
+      return deriveAeadKey(dataKey, VERSION, deps.ivs)
     } catch (cause) {
       throw new InvalidExportKeyError('the export key cannot be unwrapped', { cause })
     }

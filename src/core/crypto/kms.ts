@@ -1,6 +1,6 @@
 // src/core/crypto/kms.ts: the KMS port (root of the key hierarchy) and the local, seed-based KMS
 import { createHash, hkdfSync } from 'node:crypto'
-import { deriveAeadKey, open, seal } from './aead.ts'
+import { deriveAeadKey, type IvSource, open, seal } from './aead.ts'
 
 export type KmsType = 'LOCAL' | 'AWS' | 'GCP' | 'AZURE'
 
@@ -21,10 +21,16 @@ const ROOT_INFO = 'strongroom kms root key v1'
  * The local KMS: the root key is derived from the seed with HKDF-SHA256 (RFC 5869), so any node
  * configured with the same seed unwraps the same data keys. The seed is the secret; keep it out
  * of the database's backups.
+ *
+ * Wrapped key = the v1 AEAD of aead.ts (version 0) under
+ *   root = HKDF-SHA256(UTF-8 seed, salt SHA-256("strongroom kms salt"), info ROOT_INFO, 32 bytes)
+ * with AAD the UTF-8 of "kms:" + context (not length-prefixed): "data-key:<purpose>:<version>"
+ * for data keys (keyring.ts), "export-key" for the export key.
  */
-export function createLocalKms(seed: string): Kms {
+export function createLocalKms(seed: string, options: Readonly<{ ivs?: IvSource }> = {}): Kms {
   const salt = createHash('sha256').update('strongroom kms salt').digest()
-  const root = deriveAeadKey(new Uint8Array(hkdfSync('sha256', seed, salt, ROOT_INFO, 32)), 0)
+  const rootKey = new Uint8Array(hkdfSync('sha256', seed, salt, ROOT_INFO, 32))
+  const root = deriveAeadKey(rootKey, 0, options.ivs)
   const aad = (context: string) => Buffer.from(`kms:${context}`)
   return {
     type: 'LOCAL',

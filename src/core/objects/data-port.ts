@@ -2,11 +2,12 @@
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import type { CollectionDataPort, IndexChange } from '../collections/data-port.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import type { ObjectRecord, PagePosition } from '../objects-store.ts'
+import type { PagePosition } from '../paging/cursor.ts'
 import type { Repos } from '../store.ts'
+import { openObjects } from '../values/sealing.ts'
 import { type Indexing, isIndexed } from './indexing.ts'
 import { parseValues } from './records.ts'
-import { openObjects } from './sealing.ts'
+import type { ObjectRecord } from './store.ts'
 
 const BATCH = 1000
 

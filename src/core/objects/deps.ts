@@ -1,17 +1,30 @@
 // src/core/objects/deps.ts: what the objects service receives from the composition root
+import type { PolicyGate } from '../access/checks.ts'
 import type { AuditService } from '../audit/audit.ts'
 import type { CollectionsService } from '../collections/collections.ts'
+import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { ExportKeys } from '../crypto/export-key.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
+import type { PageSettings } from '../paging/pages.ts'
 import type { Store } from '../store.ts'
-import type { TypeRegistry } from '../types/registry.ts'
-import type { PolicyGate } from './access.ts'
 import type { Indexing } from './indexing.ts'
 import type { ExpirationDefaults } from './lifecycle.ts'
-import type { PageSettings } from './paging.ts'
 import type { SealThread } from './seal-thread.ts'
 import type { SubstringIndexer } from './substring-indexer.ts'
-import type { TokenLookup } from './token-lookup.ts'
+
+/**
+ * The `token` transformer (data-model §7.4) answers the ID of an existing `pci` token of the
+ * property for the object in the default scope, or null; it never creates one.
+ */
+export type TokenLookup = {
+  pciTokenFor(
+    ctx: RequestContext,
+    collection: string,
+    objectId: string,
+    property: string,
+  ): Promise<string | null>
+}
 
 export type ObjectsSettings = PageSettings &
   Readonly<{

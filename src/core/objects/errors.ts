@@ -1,26 +1,16 @@
 // src/core/objects/errors.ts: the errors object operations raise, with the spec's codes and context keys
 import { VaultError } from '../errors.ts'
 
-/** 404 ERR3005 naming the ids (ids are not values: they are what the caller sent to address objects). */
-export function objectsNotFound(ids: readonly string[]): VaultError {
-  const shown = ids.map((id) => id.slice(0, 64)).join(',')
+/**
+ * 404 ERR3005 naming the ids, each cut to `maxLength` characters (ids are not values: they are
+ * what the caller sent to address objects).
+ */
+export function objectsNotFound(ids: readonly string[], maxLength = 64): VaultError {
+  const shown = ids.map((id) => id.slice(0, maxLength)).join(',')
   return new VaultError('objectNotFound', {
     message: `One or more objects were not found: ${shown}.`,
     context: { ids: shown },
   })
-}
-
-/** 400 ERR3002 naming the property, never the value. */
-export function invalidValue(property: string, why: string): VaultError {
-  return new VaultError('invalidPropertyValue', {
-    message: `The value of property ${property} is invalid: ${why}.`,
-    context: { property },
-  })
-}
-
-/** 400 ERR1012: the request's shape is wrong; `field` names the parameter or member. */
-export function invalidRequest(message: string, field: string): VaultError {
-  return new VaultError('invalidRequest', { message, context: { field } })
 }
 
 export function duplicateId(id: string): VaultError {
@@ -41,11 +31,5 @@ export function concurrentUpdate(id: string): VaultError {
   return new VaultError('concurrentUpdate', {
     message: `The object ${id} was changed by another request at the same time; retry.`,
     context: { id },
-  })
-}
-
-export function notInMemoryMode(what: string): VaultError {
-  return new VaultError('notInMemoryMode', {
-    message: `${what} is not allowed in in-memory mode.`,
   })
 }

@@ -1,5 +1,5 @@
 // src/core/objects/ids.ts: object IDs as callers send them: UUIDs, matched case-insensitively
-import { invalidRequest } from './errors.ts'
+import { invalidRequest } from '../errors.ts'
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 

@@ -2,7 +2,7 @@
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { Mac } from '../crypto/mac.ts'
-import type { IndexEntry } from '../objects-store.ts'
+import type { IndexEntry } from './store.ts'
 import { trigrams } from './substring.ts'
 
 /**

@@ -1,11 +1,11 @@
 // src/core/objects/lifecycle.ts: expiry of objects: defaults, changes, archiving and what follows an owner
 import type { StoredCollection } from '../collections/collection.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
 import { concurrentUpdate } from './errors.ts'
 import type { Indexing } from './indexing.ts'
 import { isActive, parseValues } from './records.ts'
+import type { ObjectRecord } from './store.ts'
 
 /** SVC_EXPIRATION_* in seconds; undefined: never expires. */
 export type ExpirationDefaults = Readonly<{

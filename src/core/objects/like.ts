@@ -3,26 +3,17 @@ import type { StoredCollection } from '../collections/collection.ts'
 import { VaultError } from '../errors.ts'
 import type { ObjectsDeps } from './deps.ts'
 import type { Verify } from './paging.ts'
-import { openObjects } from './sealing.ts'
+import { openRecords } from './records.ts'
 import type { LikeCheck } from './search.ts'
 
 /** Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). */
 export function likeVerifier(
   deps: Pick<ObjectsDeps, 'envelope'>,
-  collection: StoredCollection,
   likes: readonly LikeCheck[],
 ): Verify {
   const properties = likes.map((l) => l.property)
   return (rows) => {
-    const opened = openObjects(
-      deps.envelope,
-      rows.map((r) => ({
-        collection: collection.name,
-        objectId: r.id,
-        sealed: JSON.parse(r.sealed),
-        properties,
-      })),
-    )
+    const opened = openRecords(deps.envelope, rows, properties)
     return rows.filter((_, i) =>
       likes.every((l) => {
         const value = opened[i]?.[l.property]

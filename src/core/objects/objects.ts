@@ -1,10 +1,10 @@
 // src/core/objects/objects.ts: the objects service: add, get, list, search, update, delete and count objects
 import type { RequestContext } from '../context.ts'
-import type { BulkResult } from './bulk.ts'
-import { throwFirstError } from './bulk.ts'
+import { invalidRequest } from '../errors.ts'
+import type { BulkResult } from '../writes/bulk.ts'
+import { throwFirstError } from '../writes/bulk.ts'
 import { createAddition } from './create.ts'
 import type { ObjectsDeps } from './deps.ts'
-import { invalidRequest } from './errors.ts'
 import { readObjectId } from './ids.ts'
 import { createReading } from './reading.ts'
 import { createRemoval, type DeleteOptions } from './remove.ts'

@@ -4,12 +4,12 @@ import { collectionNotFound } from '../collections/errors.ts'
 import type { RequestContext } from '../context.ts'
 import type { VaultError } from '../errors.ts'
 import { assertTenantAllowed, tenantForCreate } from '../iam/tenants.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
-import { invalidValue, objectsNotFound } from './errors.ts'
+import { type BuiltinValues, invalidValue } from '../values/body.ts'
+import { objectsNotFound } from './errors.ts'
 import { isActive } from './records.ts'
-import type { BuiltinValues } from './values.ts'
+import type { ObjectRecord } from './store.ts'
 
 export type OwnerRef = Readonly<{ ownerCollection: string; ownerId: string }>
 

@@ -1,26 +1,7 @@
-// src/core/objects/paging.ts: keyset pages in creation order, remaining counts and query-bound cursors
-import type {
-  ObjectFilter,
-  ObjectRecord,
-  ObjectsRepo,
-  PagePosition,
-  SearchCondition,
-} from '../objects-store.ts'
-import { decodeCursor, encodeCursor } from './cursor.ts'
-import { invalidRequest } from './errors.ts'
-
-export type PageSettings = Readonly<{
-  defaultPageSize: number
-  maxPageSize: number
-  /** SVC_SERVICE_MAX_PAGINATION_REMAINING_COUNT. */
-  maxRemainingCount: number
-}>
-
-export type PageRequest = Readonly<{
-  pageSize: number
-  position: PagePosition | undefined
-  fingerprint: string
-}>
+// src/core/objects/paging.ts: keyset pages of objects in creation order, remaining counts and query-bound cursors
+import { encodeCursor, type PagePosition } from '../paging/cursor.ts'
+import type { PageRequest } from '../paging/pages.ts'
+import type { ObjectFilter, ObjectRecord, ObjectsRepo, SearchCondition } from './store.ts'
 
 export type Page = Readonly<{ records: ObjectRecord[]; remaining: number; cursor: string }>
 
@@ -31,30 +12,6 @@ export type Verify = (records: readonly ObjectRecord[]) => ObjectRecord[]
 const VERIFY_ALL_LIMIT = 500
 /** Candidates whose positions one search reads; past it, `remaining_count` is counted in SQL. */
 const KEYS_LIMIT = 10_000
-
-/** `page_size`: default when absent; 1 … SVC_SERVICE_MAX_PAGE_SIZE, else 400 ERR1012. */
-export function pageSizeOf(raw: string | undefined, settings: PageSettings): number {
-  if (raw === undefined) return settings.defaultPageSize
-  const size = Number(raw.trim())
-  if (!Number.isInteger(size) || size < 1 || size > settings.maxPageSize)
-    throw invalidRequest(
-      `The page_size must be between 1 and ${settings.maxPageSize}.`,
-      'page_size',
-    )
-  return size
-}
-
-/** The position a cursor names (an empty cursor is the first page). */
-export function pageRequest(
-  raw: { pageSize?: string; cursor?: string },
-  settings: PageSettings,
-  fingerprint: string,
-): PageRequest {
-  const pageSize = pageSizeOf(raw.pageSize, settings)
-  const cursor = raw.cursor?.trim() ?? ''
-  const position = cursor === '' ? undefined : decodeCursor(cursor, fingerprint)
-  return { pageSize, position, fingerprint }
-}
 
 const positionOf = (r: ObjectRecord): PagePosition => ({ createdAt: r.createdAt, id: r.id })
 

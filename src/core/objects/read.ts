@@ -7,11 +7,10 @@ import {
   userProperty,
 } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
-import { VaultError } from '../errors.ts'
+import type { ResolvedTransformer, TypeRegistry } from '../data-types/registry.ts'
+import { invalidRequest, VaultError } from '../errors.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
 import { propertyResources } from '../iam/policy.ts'
-import type { ResolvedTransformer, TypeRegistry } from '../types/registry.ts'
-import { invalidRequest } from './errors.ts'
 
 export type ReadRequest = Readonly<{
   props: readonly string[] | undefined

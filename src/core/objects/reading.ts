@@ -1,28 +1,23 @@
 // src/core/objects/reading.ts: get, list, search and count objects
+import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import { invalidRequest, notInMemoryMode } from '../errors.ts'
 import { collectionResource } from '../iam/policy.ts'
 import { assertTenantAllowed, effectiveTenants, isTenantAllowed } from '../iam/tenants.ts'
-import type { ObjectFilter, ObjectRecord, SearchCondition } from '../objects-store.ts'
-import { auditObjects, auditTouched, propertyChecks } from './access.ts'
-import { queryFingerprint } from './cursor.ts'
+import { queryFingerprint } from '../paging/cursor.ts'
+import { pageRequest, pageSizeOf } from '../paging/pages.ts'
+import { exportValues } from '../values/export.ts'
 import type { ObjectsDeps } from './deps.ts'
-import { invalidRequest, notInMemoryMode, objectsNotFound } from './errors.ts'
-import { exportValues } from './export.ts'
+import { objectsNotFound } from './errors.ts'
 import { readObjectId } from './ids.ts'
 import { drainSubstring, likeVerifier } from './like.ts'
-import {
-  type Page,
-  pageRequest,
-  pageSizeOf,
-  readPage,
-  readVerifiedPage,
-  type Verify,
-} from './paging.ts'
+import { type Page, readPage, readVerifiedPage, type Verify } from './paging.ts'
 import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts'
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
 import { type ObjectsQuery, planSearch } from './search.ts'
+import type { ObjectFilter, ObjectRecord, SearchCondition } from './store.ts'
 
 type Fields = Record<string, unknown>
 
@@ -167,8 +162,7 @@ export function createReading(deps: ObjectsDeps) {
     pageSizeOf(request.pageSize, settings)
     if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
-    const verify =
-      plan.likes.length > 0 ? likeVerifier(deps, read.collection, plan.likes) : undefined
+    const verify = plan.likes.length > 0 ? likeVerifier(deps, plan.likes) : undefined
     const paging = pageQuery(filter, plan.conditions)
     if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
     const fingerprint = queryFingerprint([

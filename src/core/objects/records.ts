@@ -1,10 +1,11 @@
 // src/core/objects/records.ts: an object row's value columns, parsed, and the values a write puts in them
 import type { StoredCollection } from '../collections/collection.ts'
-import type { ObjectRecord } from '../objects-store.ts'
+import type { Envelope } from '../crypto/envelope.ts'
 import type { Micros } from '../time.ts'
+import { openObjects, type SealedMap } from '../values/sealing.ts'
 import type { DigestMap, Indexing } from './indexing.ts'
 import { isIndexed } from './indexing.ts'
-import type { SealedMap } from './sealing.ts'
+import type { ObjectRecord } from './store.ts'
 
 /** The three JSON columns of a row: plain values, sealed values, blind-index digests. */
 export type StoredValues = {
@@ -19,6 +20,36 @@ export function parseValues(record: ObjectRecord): StoredValues {
     sealed: JSON.parse(record.sealed),
     digests: JSON.parse(record.digests),
   }
+}
+
+/**
+ * The rows' encrypted values, opened in one batch: all of them, or only `properties`. A value
+ * that fails authentication throws DecryptionError.
+ */
+export function openRecords(
+  envelope: Envelope,
+  records: readonly ObjectRecord[],
+  properties?: readonly string[],
+): Record<string, unknown>[] {
+  return openObjects(
+    envelope,
+    records.map((r) => ({
+      collection: r.collection,
+      objectId: r.id,
+      sealed: JSON.parse(r.sealed) as SealedMap,
+      properties,
+    })),
+  )
+}
+
+/** Each row's values: the plain ones, and the encrypted ones (`properties` only, when given). */
+export function recordValues(
+  envelope: Envelope,
+  records: readonly ObjectRecord[],
+  properties?: readonly string[],
+): Record<string, unknown>[] {
+  const opened = openRecords(envelope, records, properties)
+  return records.map((r, i) => ({ ...JSON.parse(r.fields), ...opened[i] }))
 }
 
 export function isActive(record: Pick<ObjectRecord, 'expiresAt'>, now: Micros): boolean {

@@ -1,17 +1,17 @@
 // src/core/objects/remove.ts: delete objects: archive active ones, or remove archived ones for good (§3.8–3.9)
+import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { isVaultError } from '../errors.ts'
 import { assertTenantAllowed } from '../iam/tenants.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
-import { auditObjects, auditTouched, propertyChecks } from './access.ts'
-import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
+import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from '../writes/bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { objectsNotFound } from './errors.ts'
 import { readObjectId } from './ids.ts'
 import { archiveRows } from './lifecycle.ts'
 import { isActive, parseValues } from './records.ts'
+import type { ObjectRecord } from './store.ts'
 import { commit } from './writing.ts'
 
 export type DeleteOptions = Readonly<{ isArchived: boolean }>

@@ -3,12 +3,11 @@ import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import { VaultError } from '../errors.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import { formatNano } from '../time.ts'
+import type { TokenLookup } from './deps.ts'
 import type { ReadItem, ReadPlan } from './read.ts'
-import { parseValues } from './records.ts'
-import { openObjects } from './sealing.ts'
-import type { TokenLookup } from './token-lookup.ts'
+import { recordValues } from './records.ts'
+import type { ObjectRecord } from './store.ts'
 
 export type RenderDeps = Readonly<{ envelope: Envelope; tokens: TokenLookup }>
 
@@ -63,17 +62,7 @@ function openNeeded(
 ) {
   const encrypted = new Set(collection.properties.filter((p) => p.isEncrypted).map((p) => p.name))
   const properties = [...new Set(items.map((i) => i.property.name))].filter((n) => encrypted.has(n))
-  const stored = records.map(parseValues)
-  const opened = openObjects(
-    deps.envelope,
-    records.map((r, i) => ({
-      collection: r.collection,
-      objectId: r.id,
-      sealed: stored[i]?.sealed ?? {},
-      properties,
-    })),
-  )
-  return records.map((_, i) => ({ ...stored[i]?.fields, ...opened[i] }))
+  return recordValues(deps.envelope, records, properties)
 }
 
 /** The answer maps, one per row, with exactly the requested keys (absent values are null). */

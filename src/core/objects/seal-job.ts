@@ -2,8 +2,8 @@
 import { deriveAeadKey } from '../crypto/aead.ts'
 import { sealWith, type ThreadKeys } from '../crypto/envelope.ts'
 import { createMac } from '../crypto/mac.ts'
+import { type SealedMap, sealedMapsOf, sealRequestsOf } from '../values/sealing.ts'
 import { blindDigestWith, type DigestMap } from './indexing.ts'
-import { type SealedMap, sealedMapsOf, sealRequestsOf } from './sealing.ts'
 
 type Fields = Record<string, unknown>
 

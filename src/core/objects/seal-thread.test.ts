@@ -5,9 +5,9 @@ import type { StoredCollection, StoredProperty } from '../collections/collection
 import { createEnvelope, type Envelope } from '../crypto/envelope.ts'
 import { createKeyring, type Keyring } from '../crypto/keyring.ts'
 import { createLocalKms } from '../crypto/kms.ts'
+import { openObjects } from '../values/sealing.ts'
 import { createIndexing } from './indexing.ts'
 import { createSealThread, type SealThread } from './seal-thread.ts'
-import { openObjects } from './sealing.ts'
 
 const property = (name: string, flags: Partial<StoredProperty>): StoredProperty => ({
   id: name,

@@ -2,10 +2,10 @@
 import { Worker } from 'node:worker_threads'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import type { SealedMap } from '../values/sealing.ts'
 import { type DigestMap, type Indexing, isIndexed } from './indexing.ts'
 import { digestsOf, splitValues } from './records.ts'
 import type { SealJob, SealJobResult } from './seal-job.ts'
-import type { SealedMap } from './sealing.ts'
 import { sealChanges } from './writing.ts'
 
 type Fields = Record<string, unknown>

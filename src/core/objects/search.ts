@@ -1,12 +1,12 @@
 // src/core/objects/search.ts: a search query (match, in, like) → store conditions, without decrypting the table
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
-import type { BuiltinColumn, SearchCondition } from '../objects-store.ts'
-import type { TypeRegistry } from '../types/registry.ts'
-import { invalidRequest, invalidValue } from './errors.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
+import { invalidRequest } from '../errors.ts'
+import { hasNul, invalidValue } from '../values/body.ts'
 import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
+import type { BuiltinColumn, SearchCondition } from './store.ts'
 import { type LikePattern, parseLike } from './substring.ts'
-import { hasNul } from './values.ts'
 
 export type ObjectsQuery = Readonly<{
   match?: Readonly<Record<string, unknown>>

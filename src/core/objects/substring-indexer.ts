@@ -1,10 +1,10 @@
 // src/core/objects/substring-indexer.ts: the deferred substring index: queued objects → keyed n-grams, in batches
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import type { ObjectGrams, ObjectRecord } from '../objects-store.ts'
 import type { Store } from '../store.ts'
 import { type Indexing, isSubstringIndexed } from './indexing.ts'
-import { openObjects } from './sealing.ts'
+import { openRecords } from './records.ts'
+import type { ObjectGrams, ObjectRecord } from './store.ts'
 
 export type SubstringIndexerDeps = Readonly<{
   store: Store
@@ -56,15 +56,7 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
     const rows: ObjectRecord[] = []
     for (let i = 0; properties.length > 0 && i < ids.length; i += READ_CHUNK)
       for (const row of await store.objects.get(name, ids.slice(i, i + READ_CHUNK))) rows.push(row)
-    const opened = openObjects(
-      deps.envelope,
-      rows.map((r) => ({
-        collection: name,
-        objectId: r.id,
-        sealed: JSON.parse(r.sealed),
-        properties,
-      })),
-    )
+    const opened = openRecords(deps.envelope, rows, properties)
     const grams = new Map(
       rows.map((row, i) => [
         row.id,

@@ -1,8 +1,8 @@
 // src/core/objects/uniqueness.ts: claiming unique values among active objects, race-free through a unique key
-import type { IndexEntry } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
 import { isActive } from './records.ts'
+import type { IndexEntry } from './store.ts'
 
 const slot = (entry: IndexEntry) =>
   `${entry.property}\u0000${Buffer.from(entry.digest).toString('base64')}`

@@ -2,13 +2,13 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { VaultError } from '../errors.ts'
-import type { IndexEntry, ObjectRecord } from '../objects-store.ts'
 import type { Repos } from '../store.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { concurrentUpdate, uniqueValueUsed } from './errors.ts'
 import { isIndexed, isSubstringIndexed } from './indexing.ts'
 import { cascadeExpiry } from './lifecycle.ts'
 import { isActive, parseValues } from './records.ts'
+import type { IndexEntry, ObjectRecord } from './store.ts'
 import { claimUnique } from './uniqueness.ts'
 
 export type UpdatePlan = Readonly<{

@@ -1,14 +1,15 @@
 // src/core/objects/update.ts: update objects (one or a batch): values, built-ins, expiry, archive and restore
+import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import { invalidRequest } from '../errors.ts'
 import { assertTenantAllowed } from '../iam/tenants.ts'
-import type { ObjectRecord } from '../objects-store.ts'
 import type { Micros } from '../time.ts'
-import { auditObjects, auditTouched, propertyChecks } from './access.ts'
-import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from './bulk.ts'
+import { type ObjectInput, readObjectBody } from '../values/body.ts'
+import { attempt, type BulkResult, checkBatchSize, type ItemErrors } from '../writes/bulk.ts'
+import { applyExpiry, type ExpiryChange, parseExpiration } from '../writes/expiration.ts'
 import type { ObjectsDeps } from './deps.ts'
-import { invalidRequest, objectsNotFound } from './errors.ts'
-import { applyExpiry, type ExpiryChange, parseExpiration } from './expiration.ts'
+import { objectsNotFound } from './errors.ts'
 import { earliest } from './lifecycle.ts'
 import { loadOwners, type Ownership, ownerRefOf, resolveOwnership } from './ownership.ts'
 import {
@@ -19,8 +20,8 @@ import {
   type StoredValues,
   serializeValues,
 } from './records.ts'
+import type { ObjectRecord } from './store.ts'
 import { applyUpdate, type UpdatePlan } from './update-apply.ts'
-import { type ObjectInput, readObjectBody } from './values.ts'
 import { commit, decodeBodies, sealChanges, type WriteOptions } from './writing.ts'
 
 type Fields = Record<string, unknown>

@@ -2,14 +2,14 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import { KeyTaken } from '../objects-store.ts'
+import { invalidRequest, notInMemoryMode } from '../errors.ts'
 import type { Repos } from '../store.ts'
-import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from './bulk.ts'
+import { importValues } from '../values/export.ts'
+import { type SealedMap, sealObjects } from '../values/sealing.ts'
+import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from '../writes/bulk.ts'
 import type { ObjectsDeps } from './deps.ts'
-import { invalidRequest, notInMemoryMode } from './errors.ts'
-import { importValues } from './export.ts'
 import { splitValues } from './records.ts'
-import { type SealedMap, sealObjects } from './sealing.ts'
+import { KeyTaken } from './store.ts'
 
 export type WriteOptions = Readonly<{
   /** `expiration_secs` as sent; undefined when absent. */

@@ -1,12 +1,12 @@
 // src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
+import { auditTouched, propertyChecks } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
-import { auditTouched, propertyChecks } from '../objects/access.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem } from './errors.ts'
 import { groupTokens, type TokenGroup } from './metadata.ts'
 import { type PropItem, planProps, propChecks } from './props.ts'
-import { openTokens, ownerValues, type TokenView } from './records.ts'
+import { openTokens, type TokenView } from './records.ts'
 import { hasCriterion, type Selection, type SelectState, selectTokens } from './selection.ts'
 
 export type DetokenizeOptions = Readonly<{
@@ -73,8 +73,7 @@ export async function detokenize(
     deps.envelope,
     views.map((v) => v.row),
   )
-  const current = ownerValues(
-    deps.envelope,
+  const current = deps.reader.valuesOf(
     views.flatMap((v) => (v.row.type === 'pointer' && v.owner ? [v.owner] : [])),
   )
   const groups = options.includeMetadata

@@ -1,16 +1,16 @@
 // src/core/tokens/export.ts: export tokens (endpoints §4.9): pages of token data sealed with the export key
 import type { TokenData } from '../../contract/tokens.ts'
+import { auditTouched, propertyChecks } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
-import { auditTouched, propertyChecks } from '../objects/access.ts'
-import { decodeCursor, encodeCursor, queryFingerprint } from '../objects/cursor.ts'
-import { notInMemoryMode } from '../objects/errors.ts'
-import { exportValues } from '../objects/export.ts'
-import { pageSizeOf } from '../objects/paging.ts'
+import { notInMemoryMode } from '../errors.ts'
+import { decodeCursor, encodeCursor, queryFingerprint } from '../paging/cursor.ts'
+import { pageSizeOf } from '../paging/pages.ts'
 import { formatNano, formatSeconds } from '../time.ts'
-import type { TokenType } from '../tokens-store.ts'
+import { exportValues } from '../values/export.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem } from './errors.ts'
 import { isActiveView, openTokens, type TokenView, viewTokens } from './records.ts'
+import type { TokenType } from './store.ts'
 
 export type ExportOptions = Readonly<{
   pageSize: string | undefined

@@ -1,6 +1,6 @@
 // src/core/tokens/gc.ts: garbage-collection collectors of archived tokens and unused transaction IDs
-import type { Collector, DeletionCount } from '../objects/gc.ts'
 import type { Store } from '../store.ts'
+import type { Collector, DeletionCount } from '../system/gc.ts'
 
 function counted(names: readonly string[], type: 'TOKENS' | 'TRANSACTION_IDS'): DeletionCount[] {
   return [...Map.groupBy(names, (n) => n)].map(([name, items]) => ({

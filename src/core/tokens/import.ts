@@ -1,22 +1,21 @@
 // src/core/tokens/import.ts: exported token data loaded into a collection (endpoints §4.10, tokens.md §14), atomically
 import { randomUUID } from 'node:crypto'
 import type { TokenData } from '../../contract/tokens.ts'
+import { auditTouched } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
-import { VaultError } from '../errors.ts'
+import { notInMemoryMode, VaultError } from '../errors.ts'
 import { tokensResource } from '../iam/policy.ts'
 import { tenantForCreate } from '../iam/tenants.ts'
-import { auditTouched } from '../objects/access.ts'
-import { attempt, BatchRejected, type ItemErrors } from '../objects/bulk.ts'
-import { notInMemoryMode } from '../objects/errors.ts'
-import { importValues } from '../objects/export.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
-import type { TokenRecord } from '../tokens-store.ts'
+import { importValues } from '../values/export.ts'
+import { attempt, BatchRejected, type ItemErrors } from '../writes/bulk.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, tokenIdUsed } from './errors.ts'
 import { fingerprintOf, reuseNamespace } from './ids.ts'
 import { sealTokens } from './records.ts'
+import type { TokenRecord } from './store.ts'
 
 type Values = Record<string, unknown>
 

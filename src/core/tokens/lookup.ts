@@ -1,11 +1,16 @@
-// src/core/tokens/lookup.ts: the TokenLookup of the `token` transformer over token storage
-import type { TokenLookup } from '../objects/token-lookup.ts'
+// src/core/tokens/lookup.ts: the token lookup the objects' `token` transformer needs (objects/deps.ts TokenLookup), over token storage
+import type { RequestContext } from '../context.ts'
 import type { Store } from '../store.ts'
 
 /** The ID of an active `pci` token of exactly that property for the object, default scope. */
-export function createTokenLookup(store: Store): TokenLookup {
+export function createTokenLookup(store: Store) {
   return {
-    async pciTokenFor(ctx, collection, objectId, property) {
+    async pciTokenFor(
+      ctx: RequestContext,
+      collection: string,
+      objectId: string,
+      property: string,
+    ): Promise<string | null> {
       const rows = await store.tokens.select({ collection, objectIds: [objectId] })
       const match = rows.find(
         (r) =>

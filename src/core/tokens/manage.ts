@@ -1,8 +1,8 @@
 // src/core/tokens/manage.ts: delete and rotate tokens, transaction IDs and counts (endpoints §4.5–4.8)
+import { auditTouched } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { collectionResource, tokensResource } from '../iam/policy.ts'
-import { auditTouched } from '../objects/access.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, noTokenMatched, tokenIdsNotFound } from './errors.ts'
 import { randomId } from './ids.ts'

@@ -1,7 +1,7 @@
 // src/core/tokens/metadata.ts: token groups (one per token ID) as search and detokenize show them (tokens.md §10)
 import { formatSeconds, type Micros } from '../time.ts'
-import type { TokenType } from '../tokens-store.ts'
 import type { TokenView } from './records.ts'
+import type { TokenType } from './store.ts'
 
 const time = (micros: Micros | undefined) => (micros === undefined ? null : formatSeconds(micros))
 

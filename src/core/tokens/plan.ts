@@ -3,11 +3,11 @@ import type { TokenizeRequest } from '../../contract/tokens.ts'
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { DeterministicIds } from '../crypto/deterministic-id.ts'
-import type { TokenType } from '../tokens-store.ts'
 import { invalidItem, invalidTokenizeValue } from './errors.ts'
 import { cardOf, deterministicId, type IdInput } from './ids.ts'
 import { PAN_TEMPLATE } from './request.ts'
 import type { Source } from './sources.ts'
+import type { TokenType } from './store.ts'
 
 type Values = Record<string, unknown>
 

@@ -1,10 +1,10 @@
 // src/core/tokens/props.ts: detokenize `props`: raw properties or transformation bindings (`ssn.mask`), their policy checks
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
 import { propertyResources } from '../iam/policy.ts'
-import type { TypeRegistry } from '../types/registry.ts'
 import { invalidItem } from './errors.ts'
 
 /** One requested output key: the property it reads and the built-in transformer, if any. */

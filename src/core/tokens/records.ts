@@ -1,12 +1,10 @@
 // src/core/tokens/records.ts: sealing token data, owners, effective expiry and tenant of stored tokens
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import { parseValues } from '../objects/records.ts'
-import { openObjects } from '../objects/sealing.ts'
-import type { ObjectRecord } from '../objects-store.ts'
+import type { ObjectRecord } from '../objects/store.ts'
 import type { Store } from '../store.ts'
 import type { Micros } from '../time.ts'
-import type { TokenRecord } from '../tokens-store.ts'
+import type { TokenRecord } from './store.ts'
 
 type Values = Record<string, unknown>
 
@@ -77,20 +75,3 @@ export async function viewTokens(
 
 export const isActiveView = (view: TokenView, now: Micros) =>
   view.effectiveExpiresAt === undefined || view.effectiveExpiresAt > now
-
-/** The current values of pointer tokens' owners, by object id. */
-export function ownerValues(
-  envelope: Envelope,
-  owners: readonly ObjectRecord[],
-): Map<string, Values> {
-  const stored = owners.map(parseValues)
-  const opened = openObjects(
-    envelope,
-    owners.map((o, i) => ({
-      collection: o.collection,
-      objectId: o.id,
-      sealed: stored[i]?.sealed ?? {},
-    })),
-  )
-  return new Map(owners.map((o, i) => [o.id, { ...stored[i]?.fields, ...opened[i] }]))
-}

@@ -1,7 +1,6 @@
 // src/core/tokens/selection.ts: selecting tokens by token_ids, object_ids and tags (tokens.md §7)
 import type { RequestContext } from '../context.ts'
 import { assertTenantAllowed, filterByTenant } from '../iam/tenants.ts'
-import { objectsNotFound } from '../objects/errors.ts'
 import type { TokensDeps } from './deps.ts'
 import { isActiveView, type TokenView, viewTokens } from './records.ts'
 
@@ -32,7 +31,8 @@ export async function selectTokens(
 ): Promise<TokenView[]> {
   const objectIds = given(selection.objectIds)?.map((id) => id.toLowerCase())
   if (objectIds !== undefined) {
-    await loadObjectsAnyState(deps, collection, objectIds)
+    // Every listed object must exist (active or archived): 404 ERR3005 names the missing ones.
+    await deps.reader.requireExisting(collection, objectIds)
   }
   const rows = await deps.store.tokens.select({
     collection,
@@ -48,12 +48,4 @@ export async function selectTokens(
   if (given(selection.tokenIds) !== undefined)
     for (const view of inState) assertTenantAllowed(ctx, view.tenantId)
   return filterByTenant(ctx, inState, (v) => v.tenantId)
-}
-
-/** Every listed object must exist (active or archived): 404 ERR3005 names the missing ones. */
-async function loadObjectsAnyState(deps: TokensDeps, collection: string, ids: readonly string[]) {
-  const rows = await deps.store.objects.get(collection, ids)
-  const found = new Set(rows.map((r) => r.id))
-  const missing = ids.filter((id) => !found.has(id))
-  if (missing.length > 0) throw objectsNotFound(missing)
 }

@@ -6,12 +6,8 @@ import type { RequestContext } from '../context.ts'
 import { decodeBase64 } from '../crypto-api/ciphertext.ts'
 import { fieldsOf } from '../crypto-api/payload.ts'
 import { isVaultError } from '../errors.ts'
-import { assertTenantAllowed } from '../iam/tenants.ts'
-import { objectsNotFound } from '../objects/errors.ts'
-import { isActive, parseValues } from '../objects/records.ts'
-import { openObjects } from '../objects/sealing.ts'
-import { readObjectBody } from '../objects/values.ts'
-import type { ObjectRecord } from '../objects-store.ts'
+import type { ObjectRecord } from '../objects/store.ts'
+import { readObjectBody } from '../values/body.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, invalidTokenizeValue } from './errors.ts'
 import { sourceKindOf } from './request.ts'
@@ -45,36 +41,6 @@ export function readFields(deps: TokensDeps, collection: StoredCollection, field
   }
 }
 
-/** The stored objects the items name, active and within the call's tenants; 404 ERR3005 else. */
-export async function loadObjects(
-  deps: TokensDeps,
-  ctx: RequestContext,
-  collection: StoredCollection,
-  rawIds: readonly string[],
-): Promise<Map<string, Readonly<{ record: ObjectRecord; values: Values }>>> {
-  const ids = [...new Set(rawIds.map((id) => id.toLowerCase()))]
-  if (ids.length === 0) return new Map()
-  const rows = (await deps.store.objects.get(collection.name, ids)).filter((r) =>
-    isActive(r, ctx.now),
-  )
-  const found = new Set(rows.map((r) => r.id))
-  const missing = ids.filter((id) => !found.has(id))
-  if (missing.length > 0) throw objectsNotFound(missing)
-  for (const row of rows) assertTenantAllowed(ctx, row.tenantId)
-  const stored = rows.map(parseValues)
-  const opened = openObjects(
-    deps.envelope,
-    rows.map((r, i) => ({
-      collection: r.collection,
-      objectId: r.id,
-      sealed: stored[i]?.sealed ?? {},
-    })),
-  )
-  return new Map(
-    rows.map((r, i) => [r.id, { record: r, values: { ...stored[i]?.fields, ...opened[i] } }]),
-  )
-}
-
 function openCiphertexts(deps: TokensDeps, collection: string, objects: readonly InputObject[]) {
   const items = objects.flatMap((o) => (o.encrypted ? [o.encrypted] : []))
   const opened = deps.ciphertexts.openAll(
@@ -90,8 +56,7 @@ export async function resolveSources(
   collection: StoredCollection,
   objects: readonly InputObject[],
 ): Promise<Source[]> {
-  const stored = await loadObjects(
-    deps,
+  const stored = await deps.reader.load(
     ctx,
     collection,
     objects.flatMap((o) => (o.id === undefined ? [] : [o.id])),

@@ -1,10 +1,10 @@
 // src/core/tokens/update.ts: update tokens (endpoints §4.4): metadata of any token, data of pci/randomized groups
 import type { UpdateTokenRequest } from '../../contract/tokens.ts'
+import { auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
-import { auditTouched, propertyChecks } from '../objects/access.ts'
-import { applyExpiry, parseExpiration } from '../objects/expiration.ts'
+import { applyExpiry, parseExpiration } from '../writes/expiration.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, noTokenMatched } from './errors.ts'
 import { fingerprintOf, reuseNamespace } from './ids.ts'

@@ -4,10 +4,10 @@ import type { Envelope } from '../crypto/envelope.ts'
 import { VaultError } from '../errors.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
-import type { TokenRecord } from '../tokens-store.ts'
 import { tokenIdUsed } from './errors.ts'
 import { fingerprintOf, randomId, reuseNamespace } from './ids.ts'
 import type { ItemPlan } from './plan.ts'
+import type { TokenRecord } from './store.ts'
 
 /** A planned row: everything but the token ID, which the transaction decides. */
 export type Draft = Readonly<{

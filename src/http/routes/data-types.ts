@@ -1,10 +1,10 @@
 // src/http/routes/data-types.ts: HTTP binding for reading data types (routes/types.ts holds the plugin type)
 
 import { CustomAuditQuery } from '../../contract/common.ts'
+import { DataType, DataTypeParams, DataTypesQuery } from '../../contract/data-types.ts'
 import { Type } from '../../contract/schema.ts'
-import { DataType, DataTypeParams, DataTypesQuery } from '../../contract/types.ts'
+import type { DataTypeInfo } from '../../core/data-types/registry.ts'
 import { formatNano } from '../../core/time.ts'
-import type { DataTypeInfo } from '../../core/types/registry.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/ctl/types'

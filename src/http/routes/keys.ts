@@ -1,6 +1,6 @@
 // src/http/routes/keys.ts: HTTP binding for key administration: rotate data keys, rotation progress
 import { CustomAuditQuery } from '../../contract/common.ts'
-import { RotationStatus } from '../../contract/system.ts'
+import { RotationStatus } from '../../contract/keys.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/system/admin/keys'

@@ -19,8 +19,8 @@ import {
   SearchObjectsQuery,
   UpdateObjectQuery,
 } from '../../contract/objects.ts'
-import type { BulkResult } from '../../core/objects/bulk.ts'
 import type { ObjectsPage } from '../../core/objects/reading.ts'
+import type { BulkResult } from '../../core/writes/bulk.ts'
 import { toErrorResponse } from '../errors.ts'
 import { isTrue } from '../query.ts'
 import type { RoutesPlugin } from './types.ts'

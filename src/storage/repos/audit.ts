@@ -1,9 +1,10 @@
 // src/storage/repos/audit.ts: the audit_events table (the database audit sink)
 import type { Kysely } from 'kysely'
-import type { AuditRepo } from '../../core/store.ts'
+import type { AuditRepo } from '../../core/audit/store.ts'
+import type { RowsShape } from '../dialects/dialect.ts'
 import type { Tables } from '../schema.ts'
 import type { Statements } from '../statements.ts'
-import { createRowsInserter, type RowsShape } from './rows.ts'
+import { createRowsInserter } from './rows.ts'
 
 const AUDIT_ROWS: RowsShape = {
   table: 'audit_events',

@@ -5,7 +5,7 @@ import type {
   StoredCollection,
   StoredProperty,
 } from '../../core/collections/collection.ts'
-import type { CollectionsRepo } from '../../core/store.ts'
+import type { CollectionsRepo } from '../../core/collections/store.ts'
 import type { CollectionPropertiesTable, CollectionsTable, Tables } from '../schema.ts'
 
 type PropertyRow = Selectable<CollectionPropertiesTable>

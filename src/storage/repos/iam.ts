@@ -1,6 +1,6 @@
 // src/storage/repos/iam.ts: the stored IAM configuration and users' hashed API keys
 import type { Kysely, Selectable } from 'kysely'
-import type { IamRepo, StoredApiKey } from '../../core/store.ts'
+import type { IamRepo, StoredApiKey } from '../../core/iam/store.ts'
 import type { ApiKeysTable, Tables } from '../schema.ts'
 import type { Statements } from '../statements.ts'
 

@@ -6,10 +6,10 @@ import type {
   QueuedWrite,
   SearchIndexRepo,
   SubstringRepo,
-} from '../../core/objects-store.ts'
-import type { Dialect } from '../database.ts'
+} from '../../core/objects/store.ts'
+import type { RowsShape, SqlDialect } from '../dialects/dialect.ts'
 import type { Tables } from '../schema.ts'
-import { createRowsInserter, newRowsInserter, type RowsShape } from './rows.ts'
+import { createRowsInserter, newRowsInserter } from './rows.ts'
 
 const CHUNK = 500
 /** Queue rows `pending` chooses from (by their counts of objects). */
@@ -86,9 +86,9 @@ function anyEntry<T extends EntryTable>(
     )
 }
 
-export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): SearchIndexRepo {
+export function createSearchIndexRepo(db: Kysely<Tables>, dialect: SqlDialect): SearchIndexRepo {
   const insertRows = createRowsInserter(db, dialect)
-  const insertNewRows = newRowsInserter(insertRows)
+  const insertNewRows = newRowsInserter(insertRows, dialect)
   return {
     async insertIndex(entries) {
       await insertRows(INDEX_ROWS, entries.map(entryValues))
@@ -166,7 +166,7 @@ export function createSearchIndexRepo(db: Kysely<Tables>, dialect: Dialect): Sea
   }
 }
 
-export function createSubstringRepo(db: Kysely<Tables>, dialect: Dialect): SubstringRepo {
+export function createSubstringRepo(db: Kysely<Tables>, dialect: SqlDialect): SubstringRepo {
   const insertRows = createRowsInserter(db, dialect)
   return {
     async enqueue(collection, objectIds, now) {

@@ -1,6 +1,7 @@
 // src/storage/repos/system.ts: confvars, cluster workers, data keys and leases
 import type { Kysely } from 'kysely'
-import type { ConfvarsRepo, KeysRepo, LeasesRepo, WorkersRepo } from '../../core/store.ts'
+import type { KeysRepo, LeasesRepo, WorkersRepo } from '../../core/store.ts'
+import type { ConfvarsRepo } from '../../core/system/store.ts'
 import type { Tables } from '../schema.ts'
 
 export function createConfvarsRepo(db: Kysely<Tables>): ConfvarsRepo {

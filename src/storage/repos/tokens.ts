@@ -1,9 +1,10 @@
 // src/storage/repos/tokens.ts: the tokens tables: token rows, tag index, claimed IDs, reuse fingerprints, transaction IDs
 import type { Kysely, Selectable } from 'kysely'
-import type { TokenRecord, TokenSelection, TokensRepo, TokenType } from '../../core/tokens-store.ts'
+import type { TokenRecord, TokenSelection, TokensRepo, TokenType } from '../../core/tokens/store.ts'
+import type { RowsShape } from '../dialects/dialect.ts'
 import type { Tables, TokensTable } from '../schema.ts'
 import type { Statements } from '../statements.ts'
-import { createRowsInserter, type RowsShape } from './rows.ts'
+import { createRowsInserter } from './rows.ts'
 
 type Row = Selectable<TokensTable>
 

@@ -1,6 +1,6 @@
 // src/core/analysis/recognizers/card.ts: payment card numbers: issuer prefix (ISO/IEC 7812) and Luhn check digit
 
-import { isLuhnValid } from '../../types/financial.ts'
+import { isLuhnValid } from '../../data-types/financial.ts'
 import { CARD_WORDS } from '../context-words.ts'
 import { eachMatch, type Recognizer } from '../recognizer.ts'
 import { clamp, hasWordBefore, onlyDigits } from '../text.ts'

@@ -1,0 +1,85 @@
+// src/core/keys/keys.ts: key administration: rotate data keys, report rotation and re-encryption progress
+import type { RotationStatus } from '../../contract/keys.ts'
+import type { ControlCache } from '../cache.ts'
+import type { RequestContext } from '../context.ts'
+import { type Keyring, ROTATABLE_PURPOSES } from '../crypto/keyring.ts'
+import { VaultError } from '../errors.ts'
+import type { Store } from '../store.ts'
+import { formatNano } from '../time.ts'
+import type { ReencryptionJob, ReencryptionSource } from './rotation.ts'
+import {
+  isBehind,
+  needsWork,
+  type RotationState,
+  sameTargets,
+  type Targets,
+} from './rotation-state.ts'
+
+export type KeysDeps = Readonly<{
+  store: Store
+  keyring: Keyring
+  cache: ControlCache
+  job: ReencryptionJob
+  sources: readonly ReencryptionSource[]
+}>
+
+const time = (micros: number | undefined) => (micros === undefined ? null : formatNano(micros))
+
+function progress(state: RotationState | undefined, sources: readonly ReencryptionSource[]) {
+  return {
+    target_versions: { ...(state?.targets ?? {}) },
+    pass: state?.pass ?? 0,
+    source:
+      state?.finishedAt === undefined ? (sources[state?.sourceIndex ?? -1]?.name ?? null) : null,
+    scanned: state?.scanned ?? 0,
+    reencrypted: state?.reencrypted ?? 0,
+    conflicts: state?.conflicts ?? 0,
+    failures: state?.failures ?? 0,
+    rotated_at: time(state?.rotatedAt),
+    updated_at: time(state?.updatedAt),
+    finished_at: time(state?.finishedAt),
+  }
+}
+
+/** `idle`: never rotated; `done`: stored data uses the newest keys; else `running` (or about to). */
+function statusOf(state: RotationState | undefined, local: Targets): RotationStatus['status'] {
+  if (state === undefined) return needsWork(undefined, local) ? 'running' : 'idle'
+  const isNewerPending = !sameTargets(state.targets, local) && !isBehind(local, state.targets)
+  return state.finishedAt === undefined || isNewerPending ? 'running' : 'done'
+}
+
+export function createKeysService(deps: KeysDeps) {
+  return {
+    /**
+     * Adds a version to every rotatable data key (crypto.md §6.2): new writes use it at once on
+     * every node (the control cache reloads keys), old versions still decrypt, and the
+     * re-encryption job moves stored data to it in the background. Refused in in-memory mode.
+     */
+    async rotate(_ctx: RequestContext): Promise<void> {
+      if (deps.store.isMemory) {
+        throw new VaultError('notInMemoryMode', {
+          message: 'Key rotation is not allowed in in-memory mode.',
+        })
+      }
+      // Versions another node added since this node's last refresh: rotate past them.
+      await deps.keyring.load()
+      await deps.keyring.rotate()
+      await deps.cache.changed()
+      deps.job.kick()
+    },
+
+    async getStatus(_ctx: RequestContext): Promise<RotationStatus> {
+      const state = await deps.job.state()
+      const key_versions = Object.fromEntries(
+        ROTATABLE_PURPOSES.map((purpose) => [purpose, deps.keyring.current(purpose).version]),
+      )
+      return {
+        status: statusOf(state, deps.job.targets()),
+        key_versions,
+        ...progress(state, deps.sources),
+      }
+    },
+  }
+}
+
+export type KeysService = ReturnType<typeof createKeysService>

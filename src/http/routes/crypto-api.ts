@@ -1,0 +1,145 @@
+// src/http/routes/crypto-api.ts: HTTP binding for encrypt, update encrypted, decrypt, blobs and hash
+
+import { CollectionParams } from '../../contract/collections.ts'
+import { DataQuery } from '../../contract/common.ts'
+import {
+  DecryptBlobQuery,
+  DecryptedObject,
+  DecryptionRequest,
+  DecryptQuery,
+  EncryptBlobQuery,
+  EncryptedValue,
+  EncryptionRequest,
+  EncryptQuery,
+  HashObjectRequest,
+  TokenValue,
+  UpdateEncryptedQuery,
+  UpdateEncryptionRequest,
+} from '../../contract/crypto-api.ts'
+import { Type } from '../../contract/schema.ts'
+import type { RoutesPlugin } from './types.ts'
+
+const BASE = '/api/pvlt/1.0/data/collections/:collection'
+const OBJECTS = `${BASE}/encrypt/objects`
+const Ciphertexts = { 200: Type.Array(EncryptedValue) }
+
+/** Blob bodies are raw bytes whatever their content type (the client may label them). */
+const blobRoutes: RoutesPlugin = async (app, { services }) => {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+  const bytes = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0))
+
+  app.post(
+    `${BASE}/encrypt/blob`,
+    {
+      config: { operation: 'encrypt_blob' },
+      schema: { params: CollectionParams, querystring: EncryptBlobQuery },
+    },
+    async (req, reply) => {
+      const { prop, type, scope, tags, expiration_secs: expiration } = req.query
+      const options = { prop, type, scope, tags, expiration }
+      const sealed = services.crypto.encryptBlob(
+        req.ctx,
+        req.params.collection,
+        options,
+        bytes(req.body),
+      )
+      return reply.type('application/octet-stream').send(sealed)
+    },
+  )
+
+  app.post(
+    `${BASE}/decrypt/blob`,
+    {
+      config: { operation: 'decrypt_blob' },
+      schema: { params: CollectionParams, querystring: DecryptBlobQuery },
+    },
+    async (req, reply) => {
+      const { prop, scope } = req.query
+      const options = { prop, scope, archived: req.query.options?.includes('archived') === true }
+      const plain = services.crypto.decryptBlob(
+        req.ctx,
+        req.params.collection,
+        options,
+        bytes(req.body),
+      )
+      return reply.type('application/octet-stream').send(plain)
+    },
+  )
+}
+
+export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
+  const { crypto } = services
+
+  app.post(
+    OBJECTS,
+    {
+      config: { operation: 'encrypt' },
+      schema: {
+        params: CollectionParams,
+        querystring: EncryptQuery,
+        body: Type.Array(EncryptionRequest),
+        response: Ciphertexts,
+      },
+    },
+    async (req) =>
+      crypto.encrypt(req.ctx, req.params.collection, req.body, req.query.expiration_secs),
+  )
+
+  app.patch(
+    OBJECTS,
+    {
+      config: { operation: 'update_encrypted' },
+      schema: {
+        params: CollectionParams,
+        querystring: UpdateEncryptedQuery,
+        body: Type.Array(UpdateEncryptionRequest),
+        response: Ciphertexts,
+      },
+    },
+    async (req) => {
+      const options = {
+        archived: req.query.options?.includes('archived') === true,
+        expiration: req.query.expiration_secs,
+      }
+      return crypto.updateEncrypted(req.ctx, req.params.collection, req.body, options)
+    },
+  )
+
+  app.post(
+    `${BASE}/decrypt/objects`,
+    {
+      config: { operation: 'decrypt' },
+      schema: {
+        params: CollectionParams,
+        querystring: DecryptQuery,
+        body: Type.Array(DecryptionRequest),
+        response: { 200: Type.Array(DecryptedObject) },
+      },
+    },
+    async (req) => {
+      const options = req.query.options ?? []
+      const flags = {
+        archived: options.includes('archived'),
+        includeMetadata: options.includes('include_metadata'),
+      }
+      return crypto.decrypt(req.ctx, req.params.collection, req.body, flags)
+    },
+  )
+
+  app.post(
+    `${BASE}/hash/objects`,
+    {
+      config: { operation: 'hash_objects' },
+      schema: {
+        params: CollectionParams,
+        querystring: DataQuery,
+        body: Type.Array(HashObjectRequest),
+        response: { 200: Type.Array(TokenValue) },
+      },
+    },
+    async (req) => crypto.hash(req.ctx, req.params.collection, req.body),
+  )
+
+  app.register(blobRoutes, { services })
+}
