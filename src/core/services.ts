@@ -1,4 +1,7 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
+import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts'
+import type { Detector } from './analysis/detector.ts'
+import { createLocalDetector } from './analysis/local-detector.ts'
 import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
 import { type CacheDeps, createControlCache } from './cache.ts'
 import { type CollectionsDeps, createCollectionsService } from './collections/collections.ts'
@@ -58,6 +61,7 @@ export type CoreSettings = Readonly<{
   confvarDefaults: ConfvarsDeps['defaults']
   typeLimits: TypeLimits
   collections: Pick<CollectionsDeps, 'isEncryptionEnabled'>
+  analysis: Pick<AnalysisDeps, 'isEnabled'>
   objects: ObjectsSettings
   tokens: TokensSettings
   crypto: CryptoLimits
@@ -84,6 +88,8 @@ export type ServicesDeps = Readonly<{
   applyConfvars: (values: ReadonlyMap<string, string>) => void
   /** Background jobs report failures here (the composition root logs them). */
   onJobError: (job: string, error: unknown) => void
+  /** The PII detector of the analysis operations; the built-in local one when absent. */
+  detector?: Detector
 }>
 
 /** The data plane: objects, their indexes, export keys, garbage collection and background jobs. */
@@ -227,6 +233,13 @@ export function createServices(deps: ServicesDeps) {
     audit,
     settings: settings.tokens,
   })
+  const analysis = createAnalysisService({
+    detector: deps.detector ?? createLocalDetector(),
+    collections,
+    types,
+    tokens,
+    ...settings.analysis,
+  })
   // Stored data sealed under rotatable keys.
   const reencryptionSources = [
     createObjectsReencryption({ store, envelope }),
@@ -264,6 +277,7 @@ export function createServices(deps: ServicesDeps) {
     deterministicIds,
     crypto,
     tokens,
+    analysis,
     reencryption,
     keys,
   }

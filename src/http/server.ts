@@ -18,6 +18,7 @@ import { toErrorResponse } from './errors.ts'
 import { type MetricsEndpoint, registerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
+import { analysisRoutes } from './routes/analysis.ts'
 import { collectionsRoutes } from './routes/collections.ts'
 import { cryptoRoutes } from './routes/crypto-api.ts'
 import { dataTypesRoutes } from './routes/data-types.ts'
@@ -87,6 +88,7 @@ const ROUTES: readonly RoutesPlugin[] = [
   cryptoRoutes,
   keysRoutes,
   tokensRoutes,
+  analysisRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']
