@@ -43,6 +43,7 @@ describe('coreSettings', () => {
         isLuhnCheckEnabled: true,
       },
       collections: { isEncryptionEnabled: true },
+      analysis: { isEnabled: true },
       objects: {
         ...page,
         expiration: {
@@ -124,12 +125,14 @@ describe('coreSettings', () => {
       SVC_FEATURES_ENCRYPTION: 'false',
       SVC_LOG_AUDIT_DISABLE_DELETE_TOKENS: 'true',
       SVC_FEATURES_MASK_LICENSE: 'true',
+      SVC_FEATURES_ANALYSIS: 'false',
     })
     expect(settings.iam.allowJwksUri).toBe(false)
     expect(settings.typeLimits.isLuhnCheckEnabled).toBe(false)
     expect(settings.collections.isEncryptionEnabled).toBe(false)
     expect([...settings.audit.skipOperations]).toEqual(['delete_tokens'])
     expect(settings.system.license.isMasked).toBe(true)
+    expect(settings.analysis.isEnabled).toBe(false)
   })
 
   it('lets re-encryption settle for a cache refresh plus a call timeout, and poll without a cache', () => {

@@ -62,6 +62,7 @@ export function coreSettings(config: Config, facts: StartFacts): CoreSettings {
       isLuhnCheckEnabled: !features.disableCcLuhnValidation,
     },
     collections: { isEncryptionEnabled: features.encryption },
+    analysis: { isEnabled: features.analysis },
     objects: {
       ...page,
       expiration: {

@@ -245,7 +245,7 @@ function readFeatures(read: Reader, mode: Mode): Config['features'] {
     disableIdpJwks: read.bool('SVC_FEATURES_DISABLE_IDP_JWKS', false),
     disableCcLuhnValidation: read.bool('SVC_FEATURES_DISABLE_CC_LUHN_VALIDATION', false),
     antiTampering: read.oneOf('SVC_FEATURES_ANTI_TAMPERING', ['off', 'log', 'enforce'], 'off'),
-    analysis: read.bool('SVC_FEATURES_ANALYSIS', false),
+    analysis: read.bool('SVC_FEATURES_ANALYSIS', true),
   }
 }
 

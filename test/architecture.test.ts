@@ -38,7 +38,8 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
 /** The packages each layer may load: a name (with its subpaths), or a prefix ending in : or /. */
 const MAY_USE: Record<Layer, readonly string[]> = {
   contract: ['typebox'],
-  core: ['node:', 'typebox', '@noble/', 'jose', 'smol-toml'],
+  // libphonenumber-js and ibantools: the PII recognizers' validators (ADR 0012).
+  core: ['node:', 'typebox', '@noble/', 'jose', 'smol-toml', 'libphonenumber-js', 'ibantools'],
   storage: ['node:', 'kysely', 'pg'],
   // QuickJS in WebAssembly: the engine and its one build (ADR 0012).
   sandbox: ['node:', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'],

@@ -36,6 +36,7 @@ const CASES: Record<string, (T: Builder) => unknown> = {
   'Integer({ minimum })': (T) => T.Integer({ minimum: 0 }),
   'Integer({ minimum, maximum })': (T) => T.Integer({ minimum: 400, maximum: 599 }),
   'Boolean()': (T) => T.Boolean(),
+  'Number({ minimum, maximum })': (T) => T.Number({ minimum: 0, maximum: 1 }),
   'Null()': (T) => T.Null(),
   'Unknown()': (T) => T.Unknown(),
   'Literal(string)': (T) => T.Literal('pass'),

@@ -13,6 +13,7 @@ type Builders = Pick<
   | 'Array'
   | 'Boolean'
   | 'Integer'
+  | 'Number'
   | 'Literal'
   | 'Null'
   | 'Object'
@@ -93,6 +94,7 @@ const builders = {
   Array: (items: object, options?: object) => create('Array', { type: 'array', items }, options),
   Boolean: (options?: object) => create('Boolean', { type: 'boolean' }, options),
   Integer: (options?: object) => create('Integer', { type: 'integer' }, options),
+  Number: (options?: object) => create('Number', { type: 'number' }, options),
   Literal: (value: unknown, options?: object) =>
     create('Literal', { type: literalType(value), const: value }, options),
   Null: (options?: object) => create('Null', { type: 'null' }, options),

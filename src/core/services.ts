@@ -1,5 +1,8 @@
 // src/core/services.ts: Services type and createServices(deps), the core half of the composition root
 import type { Outbound } from './actions/outbound.ts'
+import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts'
+import type { Detector } from './analysis/detector.ts'
+import { createLocalDetector } from './analysis/local-detector.ts'
 import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
 import { type CacheDeps, createControlCache } from './cache.ts'
@@ -61,6 +64,7 @@ export type CoreSettings = Readonly<{
   confvarDefaults: ConfvarsDeps['defaults']
   typeLimits: TypeLimits
   collections: Pick<CollectionsDeps, 'isEncryptionEnabled'>
+  analysis: Pick<AnalysisDeps, 'isEnabled'>
   objects: ObjectsSettings
   tokens: TokensSettings
   crypto: CryptoLimits
@@ -92,6 +96,8 @@ export type ServicesDeps = Readonly<{
   sandbox: Sandbox
   /** Sends http_call requests to allow-listed destinations (src/sandbox/outbound.ts). */
   outbound: Outbound
+  /** The PII detector of the analysis operations; the built-in local one when absent. */
+  detector?: Detector
 }>
 
 /** The data plane: objects, their indexes, export keys, garbage collection and background jobs. */
@@ -247,6 +253,13 @@ export function createServices(deps: ServicesDeps) {
     crypto,
     settings: settings.code,
   })
+  const analysis = createAnalysisService({
+    detector: deps.detector ?? createLocalDetector(),
+    collections,
+    types,
+    tokens,
+    ...settings.analysis,
+  })
   // Stored data sealed under rotatable keys.
   const reencryptionSources = [
     createObjectsReencryption({ store, envelope }),
@@ -285,6 +298,7 @@ export function createServices(deps: ServicesDeps) {
     crypto,
     tokens,
     ...code,
+    analysis,
     reencryption,
     keys,
   }

@@ -19,6 +19,7 @@ import { type MetricsEndpoint, registerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
 import { actionsRoutes } from './routes/actions.ts'
+import { analysisRoutes } from './routes/analysis.ts'
 import { bundlesRoutes } from './routes/bundles.ts'
 import { collectionsRoutes } from './routes/collections.ts'
 import { cryptoRoutes } from './routes/crypto-api.ts'
@@ -91,6 +92,7 @@ const ROUTES: readonly RoutesPlugin[] = [
   tokensRoutes,
   bundlesRoutes,
   actionsRoutes,
+  analysisRoutes,
 ]
 
 const TEXT_TYPES = ['application/pvschema', 'application/xschema', 'application/toml', 'text/plain']

@@ -86,6 +86,8 @@ const SPEC: Record<string, string> = {
   set_admin_api_key: 'admin',
   analysis_contains: 'any:CapAnalysisDetect',
   analysis_locate: 'any:CapAnalysisLocate',
+  analysis_protect: 'all:CapAnalysisLocate&CapTokensWriter',
+  analysis_reveal: 'any:CapTokensDetokenizer',
 }
 
 function describeRequirement(requirement: Requirement): string {

@@ -133,6 +133,8 @@ export const OPERATIONS = {
 
   analysis_contains: anyOf('CapAnalysisDetect'),
   analysis_locate: anyOf('CapAnalysisLocate'),
+  analysis_protect: allOf('CapAnalysisLocate', 'CapTokensWriter'),
+  analysis_reveal: anyOf('CapTokensDetokenizer'),
 } as const satisfies Record<string, Requirement>
 
 export type Operation = keyof typeof OPERATIONS
@@ -173,6 +175,8 @@ export const DATA_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
   'invoke_http_call',
   'analysis_contains',
   'analysis_locate',
+  'analysis_protect',
+  'analysis_reveal',
 ])
 
 /** Whether a role holding `granted` passes `requirement` (Admin's CapSystem passes everything). */
