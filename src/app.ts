@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import { createLogger, startupLogger } from './app-logger.ts'
 import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
+import { loadStatelessFiles, openStateless } from './app-stateless.ts'
 import { createTelemetry } from './app-telemetry.ts'
 import type { Config } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
@@ -71,11 +72,11 @@ function createKms(uri: string, seed: string, variable: string): Kms {
 async function openStore(
   config: Config,
   onQuery: QueryObserver,
-): Promise<{ store: Store; poolStats?: () => PoolStats | undefined }> {
+  stateless: Readonly<{ kms: Kms; clock: Clock }>,
+): Promise<{ store: Store; poolStats?: () => PoolStats | undefined; seal?: () => void }> {
   if (config.database.kind === 'none') {
-    throw new StartupError(
-      'SVC_BACKING_STORE=none (stateless mode) is not implemented yet; use sqlite, postgres or memory.',
-    )
+    const { store, seal } = await openStateless(config, stateless.kms, stateless.clock, onQuery)
+    return { store, seal }
   }
   const database = openDatabase(config.database, { onQuery })
   try {
@@ -162,16 +163,18 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
-  const kms = telemetry.wrapKms(createKms(config.kms.uri, config.kms.seed, 'SVC_KMS'))
+  const rawKms = createKms(config.kms.uri, config.kms.seed, 'SVC_KMS')
+  const kms = telemetry.wrapKms(rawKms)
   const { exportUri, exportSeed } = config.kms
   const exportKms =
     exportUri || exportSeed
       ? telemetry.wrapKms(createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT'))
       : undefined
-  const { store, poolStats } = await openStore(config, (sql, ms, parameters, error) => {
+  const onQuery: QueryObserver = (sql, ms, parameters, error) => {
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
     telemetry.onQuery?.(sql, ms, parameters, error)
-  })
+  }
+  const { store, poolStats, seal } = await openStore(config, onQuery, { kms: rawKms, clock })
   const outbound = createOutbound()
   // Worker threads start on the first call of bundle code, not here (cold start stays the same).
   const sandbox = createQuickJsSandbox({
@@ -220,11 +223,13 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   telemetry.attach({ services, store, poolStats })
   const app = server
   let metricsAddress: string | undefined
-  await initializeIam(services, config, store)
+  // A stateless node's store comes from its files and is sealed: it has no jobs to run.
+  if (seal) await loadStatelessFiles(services, config, { store, seal }, clock)
+  else await initializeIam(services, config, store)
   await services.cache.start()
-  services.jobs.start()
+  if (!seal) services.jobs.start()
   // In-memory mode refuses rotation, so there is never anything to re-encrypt.
-  if (!store.isMemory) services.reencryption.start()
+  if (!store.isMemory && !seal) services.reencryption.start()
   return {
     config,
     newAdminKey,

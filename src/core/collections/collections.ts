@@ -6,9 +6,11 @@ import type { RequestContext } from '../context.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { Repos, Store } from '../store.ts'
+import type { Micros } from '../time.ts'
 import type { CollectionInput, StoredCollection } from './collection.ts'
 import { type CollectionDataPort, isIndexChange } from './data-port.ts'
 import { alreadyExists, auditNames, collectionNotFound } from './errors.ts'
+import { installCollectionsFile } from './file.ts'
 import { isValidName } from './names.ts'
 import { type PlanEnv, planCollection, planUpdate, type UpdatePlan } from './plan.ts'
 import { createPropertyOperations } from './properties.ts'
@@ -141,6 +143,14 @@ export function createCollectionsService(deps: CollectionsDeps) {
     update,
     delete: remove,
     ...createPropertyOperations({ ...deps, getOrThrow, write, touch, env }),
+    /** Stateless nodes, at start: the collections of collections.pvschema; its problems, if any. */
+    installFile: (text: string, now: Micros): Promise<string[]> =>
+      installCollectionsFile(deps.store, text, {
+        types: deps.types,
+        isEncryptionEnabled: deps.isEncryptionEnabled,
+        now,
+        newId: randomUUID,
+      }),
     /** Cache loader: every collection, for data operations on this node. */
     async load(): Promise<void> {
       const collections = await deps.store.collections.list()

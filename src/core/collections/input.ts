@@ -4,7 +4,7 @@ import type {
   PropertyBody,
   UpdatePropertyBody,
 } from '../../contract/collections.ts'
-import type { CollectionInput, PropertyInput } from './collection.ts'
+import type { CollectionInput, CollectionView, PropertyInput } from './collection.ts'
 import { parseOneCollection } from './pvschema/parser.ts'
 import type { RequestedChange } from './rules.ts'
 
@@ -32,7 +32,11 @@ export function readPropertyBody(body: PropertyBody): PropertyInput {
  * JSON-encodes string bodies) as the JSON body it stands for, so both pass the same schema.
  */
 export function pvschemaToBody(text: string): CollectionBody {
-  const collection = parseOneCollection(text)
+  return viewToBody(parseOneCollection(text))
+}
+
+/** A parsed PVSchema collection as the JSON body it stands for. */
+export function viewToBody(collection: CollectionView): CollectionBody {
   return {
     name: collection.name,
     type: collection.type,

@@ -25,6 +25,22 @@ function context(purpose: string, version: number): string {
   return `data-key:${purpose}:${version}`
 }
 
+/**
+ * Stores version 1 of every purpose as a key derived from the KMS (`Kms.derive`) instead of a
+ * random one: nodes that share the KMS configuration but no database (stateless mode) hold the
+ * same keys, so each opens the others' ciphertexts. Run before the keyring first loads.
+ */
+export async function installDerivedKeys(deps: KeyringDeps): Promise<void> {
+  const { kms } = deps
+  if (kms.derive === undefined)
+    throw new Error(`The ${kms.type} KMS cannot derive keys; stateless nodes need one that can.`)
+  for (const purpose of PURPOSES) {
+    const key = await kms.derive(context(purpose, 1))
+    const wrapped = await kms.wrap(key, context(purpose, 1))
+    await deps.store.keys.insert({ purpose, version: 1, wrapped, createdAt: deps.clock() })
+  }
+}
+
 export function createKeyring(deps: KeyringDeps) {
   let keys = new Map<Purpose, Versions>()
   const derived = new Map<string, Uint8Array>()

@@ -13,9 +13,16 @@ export type Kms = {
   readonly type: KmsType
   wrap(key: Uint8Array, context: string): Promise<Uint8Array>
   unwrap(wrapped: Uint8Array, context: string): Promise<Uint8Array>
+  /**
+   * A key that is a function of the root key and `context` only, the same on every node with
+   * this KMS configuration (stateless nodes derive their data keys instead of storing random
+   * ones). Absent when the KMS cannot (a cloud KMS would use its MAC API, e.g. AWS GenerateMac).
+   */
+  derive?(context: string): Promise<Uint8Array>
 }
 
 const ROOT_INFO = 'strongroom kms root key v1'
+const DERIVE_INFO = 'strongroom kms derived key v1:'
 
 /**
  * The local KMS: the root key is derived from the seed with HKDF-SHA256 (RFC 5869), so any node
@@ -26,6 +33,9 @@ const ROOT_INFO = 'strongroom kms root key v1'
  *   root = HKDF-SHA256(UTF-8 seed, salt SHA-256("strongroom kms salt"), info ROOT_INFO, 32 bytes)
  * with AAD the UTF-8 of "kms:" + context (not length-prefixed): "data-key:<purpose>:<version>"
  * for data keys (keyring.ts), "export-key" for the export key.
+ *
+ * Derived key (stateless nodes) = HKDF-SHA256(root, empty salt, info "strongroom kms derived
+ * key v1:" + context, 32 bytes).
  */
 export function createLocalKms(seed: string, options: Readonly<{ ivs?: IvSource }> = {}): Kms {
   const salt = createHash('sha256').update('strongroom kms salt').digest()
@@ -39,6 +49,11 @@ export function createLocalKms(seed: string, options: Readonly<{ ivs?: IvSource 
     },
     async unwrap(wrapped, context) {
       return open(root, wrapped, aad(context))
+    },
+    async derive(context) {
+      return new Uint8Array(
+        hkdfSync('sha256', rootKey, Buffer.alloc(0), `${DERIVE_INFO}${context}`, 32),
+      )
     },
   }
 }

@@ -11,6 +11,7 @@ import { DEFAULT_IAM_TOML } from './default-config.ts'
 import { evaluate, type PolicyCheck } from './evaluate.ts'
 import { meetsRequirement, OPERATIONS, type Operation } from './operations.ts'
 import { DEFAULT_REASON } from './reasons.ts'
+import { installKeyHashes, type KeyHash } from './secrets-file.ts'
 import { compileState, EMPTY_STATE, type IamState } from './state.ts'
 import { createUsers } from './users.ts'
 
@@ -180,6 +181,9 @@ export function createIamService(deps: IamDeps) {
     roleExists: (name: string): boolean => state.roles.has(name),
     load,
     initialize,
+    /** Stateless nodes: users' API key hashes from secrets.toml; the problems name unknown users. */
+    installKeyHashes: (keys: readonly KeyHash[]): Promise<string[]> =>
+      installKeyHashes(deps.store.iam, keys, (name) => state.config.users.has(name), deps.clock()),
     getConfig: (_ctx: RequestContext): string => state.toml,
     setConfig,
     ...users,

@@ -63,6 +63,8 @@ export function createStoreObjectReader(deps: {
 
   return {
     async read(ctx, collection, ids) {
+      // No stored object asked for: no round trip (and none needed where the store has none).
+      if (ids.length === 0) return []
       const wanted = ids.map((id) => id.toLowerCase())
       const rows = await deps.store.objects.get(collection.name, [...new Set(wanted)])
       const active = new Map(

@@ -1,0 +1,123 @@
+// src/app-stateless.ts: stateless mode at start: the in-memory store filled from the configuration files, then sealed
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Config } from './config.ts'
+import { installDerivedKeys } from './core/crypto/keyring.ts'
+import type { Kms } from './core/crypto/kms.ts'
+import { isVaultError } from './core/errors.ts'
+import { parseSecretsFile } from './core/iam/secrets-file.ts'
+import type { Services } from './core/services.ts'
+import type { Clock } from './core/time.ts'
+import type { QueryObserver } from './storage/dialects/dialect.ts'
+import { openStatelessStore, type StatelessStore } from './storage/stateless/store.ts'
+
+export class StatelessStartupError extends Error {}
+
+type ConfigFile = { readonly path: string; readonly text: string }
+
+/** A file of the configuration directory (config.md §5), or undefined when there is none. */
+export async function readConfigFile(
+  config: Config,
+  name: string,
+): Promise<ConfigFile | undefined> {
+  const path = join(config.configDir, name)
+  try {
+    return { path, text: await readFile(path, 'utf8') }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    throw new StatelessStartupError(`${path}: cannot be read (${code ?? 'unknown error'}).`)
+  }
+}
+
+async function exists(config: Config, name: string): Promise<string | undefined> {
+  const path = join(config.configDir, name)
+  try {
+    await readFile(path)
+    return path
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'EISDIR' ? path : undefined
+  }
+}
+
+/**
+ * Opens the store of a stateless node with its data keys derived from the KMS (the same on
+ * every node with this KMS configuration). Audit records cannot go to a database it lacks.
+ */
+export async function openStateless(
+  config: Config,
+  kms: Kms,
+  clock: Clock,
+  onQuery: QueryObserver,
+): Promise<StatelessStore> {
+  if (config.log.auditSink === 'database') {
+    throw new StatelessStartupError(
+      'SVC_LOG_AUDIT_SINK=database needs a database; a stateless node (SVC_BACKING_STORE=none) writes audit records to stdout or a file: set SVC_LOG_AUDIT_SINK=stdout or file.',
+    )
+  }
+  const opened = await openStatelessStore(onQuery)
+  try {
+    await installDerivedKeys({ store: opened.store, kms, clock })
+  } catch (error) {
+    await opened.store.close()
+    throw new StatelessStartupError((error as Error).message)
+  }
+  return opened
+}
+
+async function collectProblems(services: Services, config: Config, clock: Clock) {
+  const problems: string[] = []
+  const iamFile = await readConfigFile(config, 'iam.toml')
+  let isIamUsable = true
+  try {
+    await services.iam.initialize(iamFile)
+  } catch (error) {
+    if (!isVaultError(error)) throw error
+    problems.push(error.message)
+    isIamUsable = false
+  }
+  const secrets = await readConfigFile(config, 'secrets.toml')
+  if (secrets !== undefined) {
+    const parsed = parseSecretsFile(secrets.text)
+    const installed = isIamUsable ? await services.iam.installKeyHashes(parsed.keys) : []
+    for (const problem of [...parsed.problems, ...installed])
+      problems.push(`${secrets.path}: ${problem}`)
+  }
+  const collections = await readConfigFile(config, 'collections.pvschema')
+  if (collections !== undefined) {
+    for (const problem of await services.collections.installFile(collections.text, clock()))
+      problems.push(`${collections.path}: ${problem}`)
+  }
+  // Custom types and bundles from files are not loaded by this build: refusing beats a node
+  // that silently lacks the types its collections or callers expect.
+  for (const name of ['types.toml', 'pvault.types.toml', 'bundles', 'pvault.bundles']) {
+    const path = await exists(config, name)
+    if (path !== undefined)
+      problems.push(
+        `${path}: custom types and bundles from files are not supported by stateless nodes of this version; remove it.`,
+      )
+  }
+  return problems
+}
+
+/**
+ * Fills the store from the configuration directory (IAM, users' key hashes, collections), then
+ * seals it. Every problem of every file is reported at once, so one restart shows them all.
+ */
+export async function loadStatelessFiles(
+  services: Services,
+  config: Config,
+  stateless: StatelessStore,
+  clock: Clock,
+): Promise<void> {
+  const problems = await collectProblems(services, config, clock)
+  if (problems.length > 0) {
+    await stateless.store.close()
+    const list = problems.map((problem) => `  - ${problem}`).join('\n')
+    throw new StatelessStartupError(
+      `Stateless mode: the configuration files have ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${list}`,
+    )
+  }
+  stateless.seal()
+}
