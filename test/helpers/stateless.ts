@@ -34,7 +34,7 @@ export const FILES: Record<string, string> = {
   'collections.pvschema': `
 people PERSONS (
   name NAME,
-  email EMAIL NULL,
+  email EMAIL NULL UNIQUE,
   photo BLOB NULL,
 );
 notes DATA (

@@ -1,0 +1,70 @@
+// test/api/stateless-startup.test.ts: a stateless node whose configuration files are malformed does not start, listing every problem
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/app.ts'
+import { logLines, runCli } from '../helpers/cli.ts'
+import { configDir, FILES, sha256Hex, statelessConfig } from '../helpers/stateless.ts'
+
+const dirs: string[] = []
+afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))))
+
+async function startFailure(files: Record<string, string>, env: Record<string, string> = {}) {
+  const dir = await configDir(files)
+  dirs.push(dir)
+  const failure = await createApp(statelessConfig(dir, env), { isLogSilent: true }).then(
+    () => new Error('the node started'),
+    (error: Error) => error,
+  )
+  return { dir, message: failure.message }
+}
+
+describe('stateless mode at start', () => {
+  it('lists the syntax errors of every file, with file, line and column', async () => {
+    const { dir, message } = await startFailure({
+      'iam.toml': '[users.App]\nrole = "unterminated\n',
+      'secrets.toml': '[users.App]\napi_key_sha256 = \n',
+      'collections.pvschema': 'people PERSONS (\n  name NAME,\n  email EMAIL NUL,\n);\n',
+    })
+    expect(message).toContain('3 problems')
+    expect(message).toMatch(new RegExp(`${join(dir, 'iam.toml')}: .*line 2, column \\d+`))
+    expect(message).toMatch(new RegExp(`${join(dir, 'secrets.toml')}: line 2, column \\d+`))
+    expect(message).toMatch(
+      new RegExp(`${join(dir, 'collections.pvschema')}: .*line 3, column \\d+`),
+    )
+  })
+
+  it('lists what the rules refuse: unknown users, bad hashes, unknown types, duplicates', async () => {
+    const { message } = await startFailure({
+      'iam.toml': FILES['iam.toml'] as string,
+      'secrets.toml': `[users.App]\napi_key_sha256 = "abc"\n[users.Ghost]\napi_key_sha256 = "${sha256Hex('k')}"\n[kms]\nseed = "x"\n`,
+      'collections.pvschema': 'a DATA (x NOSUCHTYPE);\nb DATA (y STRING);\nb DATA (y STRING);\n',
+      'types.toml': '',
+    })
+    expect(message).toContain('6 problems')
+    expect(message).toContain('[users.App]: api_key_sha256 must be the SHA-256')
+    expect(message).toContain('the IAM configuration has no user Ghost')
+    expect(message).toContain('[kms]: this build takes KMS settings only from SVC_KMS_SEED')
+    expect(message).toContain('collection a: The data type of property x is not found')
+    expect(message).toContain('collection b: defined twice')
+    expect(message).toContain('types.toml: custom types and bundles from files are not supported')
+  })
+
+  it('refuses a database audit sink, which a stateless node does not have', async () => {
+    const { message } = await startFailure(FILES, { SVC_LOG_AUDIT_SINK: 'database' })
+    expect(message).toContain('SVC_LOG_AUDIT_SINK=database needs a database')
+  })
+
+  it('stops `strongroom serve` with a non-zero exit and the list on its log', async () => {
+    const dir = await configDir({ 'collections.pvschema': 'people PERSONS (\n  name NAME\n' })
+    dirs.push(dir)
+    const { code, output } = await runCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'none',
+      SVC_CONFIG_DIR: dir,
+      SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
+    })
+    expect(code).toBe(1)
+    const fatal = logLines(output).find((line) => line.level === 'fatal')
+    expect(fatal?.msg).toMatch(/collections\.pvschema: .*line 3, column 1/)
+  })
+})
