@@ -1,6 +1,6 @@
 // src/app-stateless.ts: stateless mode at start: the in-memory store filled from the configuration files, then sealed
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import type { Config } from './config.ts'
 import { installDerivedKeys } from './core/crypto/keyring.ts'
 import type { Kms } from './core/crypto/kms.ts'
@@ -33,11 +33,10 @@ export async function readConfigFile(
 async function exists(config: Config, name: string): Promise<string | undefined> {
   const path = join(config.configDir, name)
   try {
-    await readFile(path)
+    await stat(path)
     return path
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return code === 'EISDIR' ? path : undefined
+  } catch {
+    return undefined
   }
 }
 
@@ -68,6 +67,11 @@ export async function openStateless(
 
 async function collectProblems(services: Services, config: Config, clock: Clock) {
   const problems: string[] = []
+  // A node whose directory is missing would serve nothing: say so rather than start empty.
+  if ((await exists(config, '.')) === undefined)
+    problems.push(
+      `${resolve(config.configDir)}: the configuration directory (SVC_CONFIG_DIR) does not exist.`,
+    )
   const iamFile = await readConfigFile(config, 'iam.toml')
   let isIamUsable = true
   try {

@@ -1,6 +1,6 @@
 // test/api/stateless-startup.test.ts: a stateless node whose configuration files are malformed does not start, listing every problem
 import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app.ts'
 import { logLines, runCli } from '../helpers/cli.ts'
@@ -12,11 +12,17 @@ afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: t
 async function startFailure(files: Record<string, string>, env: Record<string, string> = {}) {
   const dir = await configDir(files)
   dirs.push(dir)
-  const failure = await createApp(statelessConfig(dir, env), { isLogSilent: true }).then(
-    () => new Error('the node started'),
+  return { dir, message: await failureOf(dir, env) }
+}
+
+/** Why the node did not start (a node that starts is closed and fails the test). */
+async function failureOf(dir: string, env: Record<string, string> = {}): Promise<string> {
+  const started = await createApp(statelessConfig(dir, env), { isLogSilent: true }).catch(
     (error: Error) => error,
   )
-  return { dir, message: failure.message }
+  if (started instanceof Error) return started.message
+  await started.close()
+  throw new Error('the node started')
 }
 
 describe('stateless mode at start', () => {
@@ -48,6 +54,14 @@ describe('stateless mode at start', () => {
     expect(message).toContain('collection a: The data type of property x is not found')
     expect(message).toContain('collection b: defined twice')
     expect(message).toContain('types.toml: custom types and bundles from files are not supported')
+  })
+
+  it('refuses a configuration directory that does not exist', async () => {
+    const missing = join(await configDir({}), 'missing')
+    dirs.push(dirname(missing))
+    expect(await failureOf(missing, { SVC_LOG_AUDIT_SINK: 'none' })).toContain(
+      `${missing}: the configuration directory (SVC_CONFIG_DIR) does not exist`,
+    )
   })
 
   it('refuses a database audit sink, which a stateless node does not have', async () => {
