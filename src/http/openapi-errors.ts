@@ -42,6 +42,41 @@ const EXAMPLE_CONTEXT: Partial<Record<ErrorName, Record<string, string>>> = {
   functionFailed: { bundle: 'ssn_helpers', function: 'mask' },
 }
 
+/**
+ * What a stateless node (config.md §8) always serves; every other operation, and any request
+ * naming a stored object (`object.id`, `read_object` identifiers), may answer 501 `ERR2001`.
+ */
+const STATELESS_SERVED: ReadonlySet<Operation> = new Set<Operation>([
+  'data_health',
+  'control_health',
+  'get_version',
+  'get_configuration',
+  'get_license',
+  'get_kms_status',
+  'get_confvar',
+  'set_confvar',
+  'clear_confvars',
+  'trigger_error',
+  'list_collections',
+  'get_collection',
+  'list_properties',
+  'get_property',
+  'list_types',
+  'get_type',
+  'list_bundles',
+  'get_bundle',
+  'list_actions',
+  'get_action',
+  'get_iam_conf',
+  'get_user',
+  'update_encrypted',
+  'decrypt',
+  'encrypt_blob',
+  'decrypt_blob',
+  'analysis_contains',
+  'analysis_locate',
+])
+
 /** The errors every route of a kind answers, derived from its operation's requirement. */
 function sharedErrors(route: DocumentedRoute): ErrorName[] {
   const { operation } = route
@@ -54,6 +89,7 @@ function sharedErrors(route: DocumentedRoute): ErrorName[] {
   if (DATA_OPERATIONS.has(operation)) names.push('reasonMissing', 'reasonInvalid', 'policyDenied')
   if (route.hasInput) names.push('invalidRequest')
   names.push('internal')
+  if (!STATELESS_SERVED.has(operation)) names.push('notImplementedStateless')
   if (!route.isTimeoutExempt) names.push('timeout')
   return names
 }

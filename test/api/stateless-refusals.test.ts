@@ -50,6 +50,18 @@ const REFUSED: readonly [string, string, string, unknown?][] = [
   ['get_transaction_id', 'GET', `${PEOPLE}/transaction_id/${ID}?${R}`],
   ['count_tokens', 'GET', `${PEOPLE}/count/tokens?${R}`],
   ['export_tokens', 'GET', `${PEOPLE}/export/tokens?${R}`],
+  [
+    'analysis_protect',
+    'POST',
+    `${API}/data/analysis/protect?${R}&collection=people`,
+    { text: ['Mail jo@example.com'] },
+  ],
+  [
+    'analysis_reveal',
+    'POST',
+    `${API}/data/analysis/reveal?${R}&collection=people`,
+    { text: [`Mail [[EMAIL:${TOKEN}]]`] },
+  ],
   ['add_collection', 'POST', COLLECTIONS, NEW_COLLECTION],
   ['update_collection', 'PATCH', `${COLLECTIONS}/notes`, { ...NEW_COLLECTION, name: 'notes' }],
   ['delete_collection', 'DELETE', `${COLLECTIONS}/notes`],
@@ -133,6 +145,16 @@ describe('stateless mode refuses what needs a database', () => {
     } finally {
       await source.close()
     }
+  })
+
+  it('documents 501 ERR2001 on what a stateless node may refuse, and only there', async () => {
+    const document = await (await node.request('GET', '/openapi.json')).json()
+    const responses = (path: string, method: string) =>
+      Object.keys(document.paths[`${API}${path}`][method].responses)
+    expect(responses('/data/collections/{collection}/objects', 'post')).toContain('501')
+    expect(responses('/data/collections/{collection}/encrypt/objects', 'post')).toContain('501')
+    expect(responses('/data/collections/{collection}/decrypt/objects', 'post')).not.toContain('501')
+    expect(responses('/ctl/collections', 'get')).not.toContain('501')
   })
 
   it('leaves the control data of its files as they were', async () => {

@@ -55,6 +55,29 @@ describe('stateless mode', () => {
     expect(configuration.backing_store).toBe('none')
   })
 
+  it('answers every control-plane and system read', async () => {
+    for (const path of [
+      '/ctl/collections/people',
+      '/ctl/collections/people/properties',
+      '/ctl/collections/people/properties/email',
+      '/ctl/types',
+      '/ctl/types/EMAIL',
+      '/ctl/bundles',
+      '/ctl/actions',
+      '/ctl/iam/user/App',
+      '/data/info/health',
+      '/ctl/info/health',
+      '/system/info/version',
+      '/system/info/license',
+      '/system/info/kms',
+    ]) {
+      const res = await node.request('GET', `${API}${path}`)
+      expect({ path, status: res.status }).toEqual({ path, status: 200 })
+    }
+    const user = await ok(await node.request('GET', `${API}/ctl/iam/user/App`, undefined, APP_KEY))
+    expect(user.api_key_expiry ?? null).toBeNull()
+  })
+
   it('encrypts, updates, decrypts and hashes with the key hash of secrets.toml', async () => {
     const [ciphertext] = await encrypt(node, [{ object: { fields: JO } }], APP_KEY)
     const decrypted = await ok(
@@ -126,6 +149,19 @@ describe('stateless mode', () => {
         { encrypted_object: { ciphertext } },
       ])
       expect(await ok(res)).toEqual([{ fields: JO }])
+    }
+  })
+
+  it('does not open the ciphertexts of a node with another KMS seed', async () => {
+    const [ciphertext] = await encrypt(node, [{ object: { fields: JO } }])
+    const stranger = await startStatelessNode(dir, { SVC_KMS_SEED: 'another seed entirely' })
+    try {
+      const res = await stranger.request('POST', `${DATA}/people/decrypt/objects?${REASON}`, [
+        { encrypted_object: { ciphertext } },
+      ])
+      await expectError(res, 400, 'ERR1012')
+    } finally {
+      await stranger.close()
     }
   })
 
