@@ -103,3 +103,31 @@ level = "debug"
     )
   })
 })
+
+describe('secrets.toml of stateless mode', () => {
+  async function secretsDir(name: string, text: string): Promise<string> {
+    const dir = join(tmp, name)
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, 'secrets.toml'), text)
+    return dir
+  }
+  const secrets = '[users.App]\napi_key_sha256 = "00"\n[kms]\nseed = "seed from secrets.toml"\n'
+
+  it('gives the KMS settings of [kms] to stateless nodes only, below the variables', async () => {
+    const dir = await secretsDir('secrets', secrets)
+    const stateless = { SVC_CONFIG_DIR: dir, SVC_BACKING_STORE: 'none', SVC_DEVMODE: 'true' }
+    expect(loadConfig(stateless).kms.seed).toBe('seed from secrets.toml')
+    expect(loadConfig({ ...stateless, SVC_KMS_SEED: 'from env' }).kms.seed).toBe('from env')
+    const sqlite = { SVC_CONFIG_DIR: dir, SVC_DEVMODE: 'true' }
+    expect(loadConfig(sqlite).kms.seed).not.toBe('seed from secrets.toml')
+  })
+
+  it('refuses other keys in [kms], naming the file', async () => {
+    const dir = await secretsDir('secrets-bad', '[kms]\nseed = "s"\nallow_local = true\n')
+    const file = join(dir, 'secrets.toml')
+    const env = { SVC_CONFIG_DIR: dir, SVC_BACKING_STORE: 'none', SVC_DEVMODE: 'true' }
+    expect(problemsOf(() => loadConfig(env))).toEqual([
+      `SVC_KMS_ALLOW_LOCAL (${file}): [kms] of secrets.toml takes only seed, uri, export_seed, export_uri`,
+    ])
+  })
+})

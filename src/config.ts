@@ -226,7 +226,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   const problems: string[] = []
   const configDir = env.SVC_CONFIG_DIR?.trim() || './conf'
   const sources: Source[] = [{ values: env, where: '' }]
-  if (options.files !== false) sources.push(...readConfigFile(configDir, problems))
+  if (options.files !== false) {
+    sources.push(...readConfigFile(configDir, problems))
+    if (isStateless(sources)) sources.push(...readSecretsKms(configDir, problems))
+  }
   const read = createReader(sources, problems)
   const config = readConfig(read, configDir, options.devmode ?? false)
   checkConfig(config, read)
@@ -258,6 +261,44 @@ function readConfigFile(configDir: string, problems: string[]): Source[] {
     problems.push(`${file}: not valid TOML (${(error as Error).message.split('\n')[0]})`)
     return []
   }
+}
+
+const isStateless = (sources: readonly Source[]) =>
+  sources.find((source) => source.values.SVC_BACKING_STORE !== undefined)?.values
+    .SVC_BACKING_STORE === 'none'
+
+const SECRETS_KMS_KEYS = [
+  'SVC_KMS_URI',
+  'SVC_KMS_SEED',
+  'SVC_KMS_EXPORT_URI',
+  'SVC_KMS_EXPORT_SEED',
+]
+
+/**
+ * Stateless mode (config.md §5, §8): the `[kms]` table of secrets.toml (`seed`, `uri`,
+ * `export_seed`, `export_uri`), below variables and config.toml. Its users' key hashes and its
+ * syntax errors (with line and column) are the start-up loader's (app-stateless.ts).
+ */
+function readSecretsKms(configDir: string, problems: string[]): Source[] {
+  const file = join(configDir, 'secrets.toml')
+  let all: Record<string, string>
+  try {
+    // Only [kms] is configuration; the other sections' problems are the start-up loader's.
+    all = tomlToVariables(parseToml(readFileSync(file, 'utf8')), [])
+  } catch {
+    return []
+  }
+  const values = Object.fromEntries(
+    Object.entries(all).filter(([name]) => name.startsWith('SVC_KMS_')),
+  )
+  if (Object.keys(values).length === 0) return []
+  for (const name of Object.keys(values)) {
+    if (!SECRETS_KMS_KEYS.includes(name))
+      problems.push(
+        `${name} (${file}): [kms] of secrets.toml takes only seed, uri, export_seed, export_uri`,
+      )
+  }
+  return [{ values, where: ` (${file})` }]
 }
 
 function deepFreeze<T>(value: T): T {

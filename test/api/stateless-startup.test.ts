@@ -3,8 +3,18 @@ import { rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
 import { logLines, runCli } from '../helpers/cli.ts'
-import { configDir, FILES, sha256Hex, statelessConfig } from '../helpers/stateless.ts'
+import { ADMIN_KEY, API } from '../helpers/server.ts'
+import {
+  configDir,
+  FILES,
+  sha256Hex,
+  startStatelessNode,
+  statelessConfig,
+} from '../helpers/stateless.ts'
+
+const REASON = 'reason=AppFunctionality'
 
 const dirs: string[] = []
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))))
@@ -43,14 +53,13 @@ describe('stateless mode at start', () => {
   it('lists what the rules refuse: unknown users, bad hashes, unknown types, duplicates', async () => {
     const { message } = await startFailure({
       'iam.toml': FILES['iam.toml'] as string,
-      'secrets.toml': `[users.App]\napi_key_sha256 = "abc"\n[users.Ghost]\napi_key_sha256 = "${sha256Hex('k')}"\n[kms]\nseed = "x"\n`,
+      'secrets.toml': `[users.App]\napi_key_sha256 = "abc"\n[users.Ghost]\napi_key_sha256 = "${sha256Hex('k')}"\n`,
       'collections.pvschema': 'a DATA (x NOSUCHTYPE);\nb DATA (y STRING);\nb DATA (y STRING);\n',
       'types.toml': '',
     })
-    expect(message).toContain('6 problems')
+    expect(message).toContain('5 problems')
     expect(message).toContain('[users.App]: api_key_sha256 must be the SHA-256')
     expect(message).toContain('the IAM configuration has no user Ghost')
-    expect(message).toContain('[kms]: this build takes KMS settings only from SVC_KMS_SEED')
     expect(message).toContain('collection a: The data type of property x is not found')
     expect(message).toContain('collection b: defined twice')
     expect(message).toContain('types.toml: custom types and bundles from files are not supported')
@@ -62,6 +71,42 @@ describe('stateless mode at start', () => {
     expect(await failureOf(missing, { SVC_LOG_AUDIT_SINK: 'none' })).toContain(
       `${missing}: the configuration directory (SVC_CONFIG_DIR) does not exist`,
     )
+  })
+
+  it('takes the KMS seed from [kms] of secrets.toml', async () => {
+    const seed = 'a seed kept in secrets.toml'
+    const files = {
+      ...FILES,
+      'secrets.toml': `${FILES['secrets.toml']}\n[kms]\nseed = "${seed}"\n`,
+    }
+    const dir = await configDir(files)
+    dirs.push(dir)
+    const env = {
+      SVC_BACKING_STORE: 'none',
+      SVC_CONFIG_DIR: dir,
+      SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
+      SVC_LOG_AUDIT_SINK: 'none',
+    }
+    const fromFile = await createApp(loadConfig(env, { devmode: true }), { isLogSilent: true })
+    const fromEnv = await startStatelessNode(dir, { SVC_KMS_SEED: seed })
+    try {
+      const base = await fromFile.listen()
+      const res = await fetch(`${base}${API}/data/collections/people/encrypt/objects?${REASON}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify([{ object: { fields: { name: 'Jo Doe' } } }]),
+      })
+      const [{ ciphertext }] = (await res.json()) as [{ ciphertext: string }]
+      const opened = await fromEnv.request(
+        'POST',
+        `${API}/data/collections/people/decrypt/objects?${REASON}`,
+        [{ encrypted_object: { ciphertext } }],
+      )
+      expect(await opened.json()).toEqual([{ fields: { name: 'Jo Doe' } }])
+    } finally {
+      await fromFile.close()
+      await fromEnv.close()
+    }
   })
 
   it('refuses a database audit sink, which a stateless node does not have', async () => {

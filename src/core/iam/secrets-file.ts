@@ -1,4 +1,4 @@
-// src/core/iam/secrets-file.ts: secrets.toml of stateless nodes: users' API key hashes (spec config.md §5, §8)
+// src/core/iam/secrets-file.ts: secrets.toml of stateless nodes: users' API key hashes (spec config.md §5, §8; [kms] is config.ts's)
 import { parse, TomlError } from 'smol-toml'
 import type { IamRepo } from './store.ts'
 
@@ -31,11 +31,8 @@ export function parseSecretsFile(text: string): SecretsFile {
   if (value === undefined) return { keys: [], problems: [problem ?? 'not valid TOML.'] }
   const problems: string[] = []
   for (const section of Object.keys(value)) {
-    if (section === 'kms')
-      problems.push(
-        '[kms]: this build takes KMS settings only from SVC_KMS_SEED or SVC_KMS_URI; remove the section and set one of them.',
-      )
-    else if (section !== 'users')
+    // [kms] is configuration (config.ts reads it as SVC_KMS_*), checked there.
+    if (section !== 'users' && section !== 'kms')
       problems.push(`unknown section [${section}]: expected [users.<name>].`)
   }
   const users = value.users ?? {}
