@@ -25,14 +25,13 @@ export type LikeParse =
   | { readonly ok: true; readonly pattern: LikePattern }
   | { readonly ok: false; readonly reason: string }
 
-/** The longest `like` pattern, in characters; longer ones are refused (400). */
-export const MAX_LIKE_PATTERN_LENGTH = 1024
-
 /**
  * Whether `value` matches the glob `pattern` (both folded code points): the greedy two-pointer
  * matcher. On a mismatch after a `*`, only the last `*` is retried one character further, so the
  * work is at most value × pattern steps with no backtracking explosion (a regular expression of
- * many `.*` can take seconds on a few hundred characters).
+ * many `.*` can take seconds on a few hundred characters). Callers reject first a pattern with
+ * more fixed characters than the value, so the pattern is at most about twice the value's length
+ * and the work is bounded by the stored value's size, whatever the pattern.
  */
 export function globMatches(pattern: readonly string[], value: readonly string[]): boolean {
   let p = 0
@@ -67,9 +66,7 @@ function collapseStars(chars: readonly string[]): string[] {
  * search (`*john*` is fine, `*jo*` is too short).
  */
 export function parseLike(pattern: string): LikeParse {
-  if (pattern.length > MAX_LIKE_PATTERN_LENGTH * 2) return tooLong()
   const chars = fold(pattern)
-  if (chars.length > MAX_LIKE_PATTERN_LENGTH) return tooLong()
   const literals = chars.join('').split(/[*?]/)
   const grams = [...new Set(literals.flatMap((part) => trigrams(part)))]
   const runs = literals.reduce((sum, part) => sum + Math.max(0, Array.from(part).length - 2), 0)
@@ -86,11 +83,4 @@ export function parseLike(pattern: string): LikeParse {
     return folded.length >= fixed && globMatches(glob, folded)
   }
   return { ok: true, pattern: { grams, matches } }
-}
-
-function tooLong(): LikeParse {
-  return {
-    ok: false,
-    reason: `a like pattern has at most ${MAX_LIKE_PATTERN_LENGTH} characters`,
-  }
 }
