@@ -27,7 +27,11 @@ export function formatFromAccept(accept: string | undefined): SchemaFormat {
     .map((part, position) => {
       const [type = '', ...parameters] = part.split(';').map((s) => s.trim().toLowerCase())
       const q = parameters.find((p) => p.startsWith('q='))
-      return { format: MEDIA_TYPES[type], q: q === undefined ? 1 : Number(q.slice(2)), position }
+      return {
+        format: Object.hasOwn(MEDIA_TYPES, type) ? MEDIA_TYPES[type] : undefined,
+        q: q === undefined ? 1 : Number(q.slice(2)),
+        position,
+      }
     })
     .filter((m) => m.format !== undefined && m.q > 0)
     .sort((a, b) => b.q - a.q || a.position - b.position)

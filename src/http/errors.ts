@@ -7,12 +7,12 @@ export type ErrorResponse = { readonly status: number; readonly body: ErrorBody 
 
 type ValidationIssue = { instancePath?: string; message?: string; params?: Record<string, unknown> }
 
-const LOCATIONS: Record<string, string> = {
-  body: 'body',
-  querystring: 'query parameter',
-  params: 'path parameter',
-  headers: 'header',
-}
+const LOCATIONS: ReadonlyMap<string, string> = new Map([
+  ['body', 'body'],
+  ['querystring', 'query parameter'],
+  ['params', 'path parameter'],
+  ['headers', 'header'],
+])
 
 function withFullStop(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`
@@ -31,7 +31,7 @@ function describeValidation(error: FastifyError): { message: string; field: stri
   const path = [issue.instancePath?.replace(/^\//, '').replaceAll('/', '.'), extra]
     .filter(Boolean)
     .join('.')
-  const location = LOCATIONS[part] ?? part
+  const location = LOCATIONS.get(part) ?? part
   const what = issue.message ?? 'is invalid'
   const message = path
     ? `The request is invalid: ${location} '${path}' ${what}`
@@ -51,30 +51,77 @@ function fromName(
   }
 }
 
-/** Fastify's own failures before our handlers (body parsing, size) in the spec's error body. */
+/** Fastify's own failures by code, with a message that says what to change. */
+const FASTIFY_ERRORS: ReadonlyMap<string, () => ErrorResponse> = new Map([
+  [
+    'FST_ERR_CTP_BODY_TOO_LARGE',
+    () => fromName('payloadTooLarge', 'The request body is larger than the configured limit.'),
+  ],
+  [
+    'FST_ERR_CTP_INVALID_JSON_BODY',
+    () => fromName('invalidRequest', 'The request body is not valid JSON.', { field: 'body' }),
+  ],
+  [
+    'FST_ERR_CTP_EMPTY_JSON_BODY',
+    () => fromName('invalidRequest', 'The request body is not valid JSON.', { field: 'body' }),
+  ],
+  [
+    'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+    () =>
+      fromName('invalidRequest', 'The request content type is not supported by this operation.', {
+        field: 'content-type',
+      }),
+  ],
+  [
+    'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+    () =>
+      fromName('invalidRequest', 'The request body size does not match its Content-Length.', {
+        field: 'content-length',
+      }),
+  ],
+  [
+    'FST_ERR_BAD_URL',
+    () =>
+      fromName(
+        'invalidRequest',
+        'The request path is not valid: percent-encode it as UTF-8 (%XX with two hex digits).',
+        { field: 'path' },
+      ),
+  ],
+  [
+    'FST_ERR_MAX_PARAM_LENGTH',
+    () => fromName('urlTooLong', 'A path parameter of the request is too long.', { field: 'path' }),
+  ],
+  ['FST_ERR_HANDLER_TIMEOUT', () => fromName('timeout')],
+])
+
+/** Client errors (4xx) by status, for framework errors without an entry above. */
+const BY_STATUS: ReadonlyMap<number, ErrorName> = new Map([
+  [404, 'routeNotFound'],
+  [405, 'methodNotAllowed'],
+  [413, 'payloadTooLarge'],
+  [414, 'urlTooLong'],
+])
+
+/**
+ * Fastify's own failures before our handlers (routing, body parsing, size) in the spec's error
+ * body: known codes by name, any other framework error that carries a 4xx status as ERR1012 with
+ * that status, so no framework body ever reaches a client.
+ */
 function fromFastify(error: FastifyError): ErrorResponse | undefined {
   if (error.validation) {
     const { message, field } = describeValidation(error)
     return fromName('invalidRequest', message, { field })
   }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return fromName('payloadTooLarge', 'The request body is larger than the configured limit.')
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return fromName('invalidRequest', 'The request body is not valid JSON.', { field: 'body' })
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return fromName(
-        'invalidRequest',
-        'The request content type is not supported by this operation.',
-        {
-          field: 'content-type',
-        },
-      )
-  }
+  const known = typeof error.code === 'string' ? FASTIFY_ERRORS.get(error.code) : undefined
+  if (known !== undefined) return known()
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return fromName('invalidRequest', 'The request body is not valid JSON.', { field: 'body' })
+  }
+  const status = error.statusCode
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const response = fromName(BY_STATUS.get(status) ?? 'invalidRequest')
+    return { ...response, status }
   }
   return undefined
 }

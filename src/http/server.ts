@@ -1,6 +1,7 @@
 // src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, RequestListener } from 'node:http'
+import type { Duplex } from 'node:stream'
 import cors from '@fastify/cors'
 import Fastify, {
   type FastifyBaseLogger,
@@ -10,11 +11,13 @@ import Fastify, {
   LogController,
   type RouteHandlerMethod,
 } from 'fastify'
+import { ERRORS } from '../contract/errors.ts'
 import { VaultError } from '../core/errors.ts'
 import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
 import { toErrorResponse } from './errors.ts'
+import { registerJsonBodyParser } from './json-body.ts'
 import { type MetricsEndpoint, registerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
@@ -125,11 +128,54 @@ function family(url: string): 'data' | 'control' | 'system' {
   return 'system'
 }
 
+/** A CORS preflight names its origin and method; the CORS plugin's refusal is plain text. */
+function preflightError(req: FastifyRequest): VaultError | undefined {
+  if (req.headers.origin && req.headers['access-control-request-method']) return undefined
+  return new VaultError('invalidRequest', {
+    message:
+      'A CORS preflight request (OPTIONS) needs the Origin and Access-Control-Request-Method headers.',
+    context: { field: 'headers' },
+  })
+}
+
 function abortedPromise(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     if (signal.aborted) reject(signal.reason)
     signal.addEventListener('abort', () => reject(signal.reason), { once: true })
   })
+}
+
+/**
+ * Errors Fastify raises before a route is found (malformed percent-encoding, an over-long path
+ * parameter): the same body as every other error.
+ */
+function sendFrameworkError(options: ServerOptions) {
+  return (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
+    reply.header('x-request-id', req.id)
+    return reply.code(status).type('application/json; charset=utf-8').send(body)
+  }
+}
+
+/**
+ * Requests Node's HTTP parser refuses (an unknown method, malformed or oversized headers): the
+ * spec's error body, written on the socket, which is then closed.
+ */
+function sendClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time.']
+        : [400, 'Bad Request', 'The request is not valid HTTP/1.1: check its method and headers.']
+  const body = JSON.stringify({ error_code: ERRORS.invalidRequest.code, message, context: {} })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy()
 }
 
 function sendError(app: FastifyInstance, services: Services, options: ServerOptions) {
@@ -176,6 +222,8 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     schemaController: { compilersFactory: lazyCompilers },
+    frameworkErrors: sendFrameworkError(options),
+    clientErrorHandler: sendClientError,
     serverFactory: (fastifyHandler) => {
       const handler = options.observer?.wrapListener?.(fastifyHandler) ?? fastifyHandler
       return options.tls
@@ -183,6 +231,7 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
         : createServer({ maxHeaderSize: MAX_URL_LENGTH * 2 }, handler)
     },
   })
+  registerJsonBodyParser(app)
   app.addContentTypeParser(TEXT_TYPES, { parseAs: 'string' }, (_req, body, done) =>
     done(null, body),
   )
@@ -201,6 +250,10 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
   })
 
   if (options.allowOrigins.length > 0) {
+    // Before the CORS plugin's own hook, whose refusal of a preflight is plain text.
+    app.addHook('onRequest', (req, _reply, done) => {
+      done(req.method === 'OPTIONS' ? preflightError(req) : undefined)
+    })
     app.register(cors, {
       origin: options.allowOrigins.includes('*') ? '*' : [...options.allowOrigins],
     })

@@ -354,6 +354,25 @@ describeEngines('Admin API key', (engine) => {
     },
   )
 
+  it.each([
+    'Str0ng-Admin-Key-X\n',
+    'Str0ng Admin Key X',
+    'Str0ng-Admin-Key-\tX',
+    'Str0ng-Admin-Key-\u0000X',
+    'Str0ng-Admin-Key-\u007fX',
+    'Str0ng-Admin-Key-é',
+    'Str0ng-Admin-Key-\u2028',
+    'Str0ng-Admin-Key-\ud800',
+  ])('refuses the unprintable key %j with 400 ERR1012 and keeps the key', async (key) => {
+    const res = await server.request('POST', `${API}/ctl/iam/admin/set-api-key`, {
+      body: { key },
+    })
+    const error = await errorOf(res)
+    expect(error).toMatchObject({ status: 400, error_code: 'ERR1012', context: { field: 'key' } })
+    expect(error.message).toMatch(/printable ASCII/)
+    expect((await server.request('GET', CONF, { token: ADMIN_KEY })).status).toBe(200)
+  })
+
   it('refuses every caller but Admin with 403 ERR2021, even with every capability', async () => {
     const key = await apiKeyOf(server, 'Nobody')
     const res = await server.request('POST', `${API}/ctl/iam/admin/set-api-key`, {

@@ -1,4 +1,5 @@
 // src/core/actions/identifiers.ts: global identifiers `pvlt:<operation>:<collection>:<property>:<id>:` (data-model §10.3)
+
 import type { StoredCollection } from '../collections/collection.ts'
 import { findProperty } from '../collections/collection.ts'
 import type { CollectionsService } from '../collections/collections.ts'
@@ -9,6 +10,7 @@ import { VaultError } from '../errors.ts'
 import type { IamService } from '../iam/iam.ts'
 import { propertyResources } from '../iam/policy.ts'
 import type { ObjectsService } from '../objects/objects.ts'
+import { ownValue } from '../own.ts'
 import type { TokensService } from '../tokens/tokens.ts'
 
 export const IDENTIFIER_OPERATIONS = ['read_object', 'detokenize', 'decrypt_object'] as const
@@ -147,6 +149,6 @@ export async function resolveIdentifier(
 ): Promise<Resolved> {
   const { collection, fields } = await OPERATIONS[id.operation](deps, ctx, id)
   if (id.property === '') return { value: fields, isPci: isPciFields(deps, collection, fields) }
-  const value = (fields as Record<string, unknown>)[id.property] ?? null
+  const value = ownValue(fields as Record<string, unknown>, id.property) ?? null
   return { value, isPci: isPciKey(deps, collection, id.property) }
 }

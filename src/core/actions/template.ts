@@ -1,5 +1,7 @@
 // src/core/actions/template.ts: http_call templates: `{{ .var }}`, `{{ .var.prop }}`, pipelines `{{ .var | fn }}`
+
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 
 type Action = Readonly<{ variable: string; path: readonly string[]; functions: readonly string[] }>
 
@@ -71,7 +73,7 @@ export function variablesOf(template: Template): string[] {
 }
 
 function lookup(field: string, action: Action, variables: Readonly<Record<string, unknown>>) {
-  let value = variables[action.variable]
+  let value = ownValue(variables, action.variable)
   for (const name of action.path) {
     const isObject = value !== null && typeof value === 'object' && !Array.isArray(value)
     if (!isObject || !Object.hasOwn(value as object, name)) {

@@ -1,6 +1,8 @@
 // src/core/analysis/property-fit.ts: which property of a collection stores values of an entity type
+
 import type { StoredCollection } from '../collections/collection.ts'
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import type { EntityType } from './entity-types.ts'
 import { ENTITY_SYNONYMS } from './entity-types.ts'
 
@@ -18,9 +20,9 @@ const FITTING_TYPES: Readonly<Partial<Record<EntityType, readonly string[]>>> = 
 
 /** Whether a property's data type fits: a built-in one above, or a custom type named after the entity. */
 function fits(type: EntityType, dataType: string): boolean {
-  if (FITTING_TYPES[type]?.includes(dataType)) return true
+  if (ownValue(FITTING_TYPES, type)?.includes(dataType)) return true
   const upper = dataType.toUpperCase()
-  return upper === type || ENTITY_SYNONYMS[upper] === type
+  return upper === type || ownValue(ENTITY_SYNONYMS, upper) === type
 }
 
 /**

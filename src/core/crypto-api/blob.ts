@@ -1,7 +1,9 @@
 // src/core/crypto-api/blob.ts: encrypt and decrypt blobs (crypto.md §4): raw bytes of one BLOB-based property
+
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import type { EncryptionType } from './ciphertext.ts'
 import { type CryptoDeps, collectionFor, propertyChecks, tagsFor } from './deps.ts'
 import { propertyOrThrow } from './fields.ts'
@@ -69,7 +71,7 @@ export function encryptBlob(
 /** The bytes of `property` in a ciphertext: a blob ciphertext for it, or a BLOB field (base64). */
 function bytesOf(content: CiphertextContent, property: string): Buffer {
   if (content.kind === 'blob' && content.property === property) return Buffer.from(content.bytes)
-  const value = content.kind === 'fields' ? content.fields[property] : undefined
+  const value = content.kind === 'fields' ? ownValue(content.fields, property) : undefined
   if (typeof value === 'string') return Buffer.from(value, 'base64')
   throw new VaultError('invalidRequest', {
     message: `The ciphertext holds no value of property ${property}.`,

@@ -1,8 +1,10 @@
 // src/core/crypto-api/fields.ts: fields checked against the collection schema, and the `props` selection of crypto items
+
 import { findProperty, type Property, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 
 export type Values = Record<string, unknown>
 
@@ -55,7 +57,7 @@ export function selectProps(
   const selected: Values = {}
   for (const name of props) {
     propertyOrThrow(collection, name)
-    const value = values[name]
+    const value = ownValue(values, name)
     if (name !== OBJECT_ID && value !== undefined && value !== null) selected[name] = value
   }
   return selected

@@ -1,10 +1,12 @@
 // src/core/crypto-api/transform.ts: the `props` of decrypt: plain properties and transformations (`ssn.mask`)
+
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { ResolvedTransformer, TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
 import { propertyResources } from '../iam/policy.ts'
+import { ownValue } from '../own.ts'
 import { dataTypeOf, propertyOrThrow, type Values } from './fields.ts'
 
 /**
@@ -109,7 +111,7 @@ async function transform(
   request: PropRequest,
   fields: Readonly<Values>,
 ): Promise<unknown> {
-  const value = fields[request.property]
+  const value = ownValue(fields, request.property)
   const resolved = request.transformer?.resolved
   if (resolved === undefined) return value
   if (resolved.kind === 'value') return resolved.apply(value, { now: ctx.now })

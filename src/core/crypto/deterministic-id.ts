@@ -1,4 +1,5 @@
 // src/core/crypto/deterministic-id.ts: keyed derivation of deterministic token IDs and hashes (tokens.md §2, §4–5)
+import { ownValue } from '../own.ts'
 import { canonicalJson } from './canonical.ts'
 import { bindingOf } from './envelope.ts'
 
@@ -25,7 +26,7 @@ const FORMAT = 'strongroom deterministic id v1'
 export function canonicalInput(input: DeterministicInput): Buffer {
   const isGlobal = input.scope.startsWith(GLOBAL_SCOPE_PREFIX)
   const names = Object.keys(input.values).sort()
-  const parts = names.flatMap((name) => [name, canonicalJson(input.values[name])])
+  const parts = names.flatMap((name) => [name, canonicalJson(ownValue(input.values, name))])
   return bindingOf([FORMAT, isGlobal ? '' : input.collection, input.scope, ...parts])
 }
 

@@ -1,4 +1,5 @@
 // src/core/data-types/url.ts: URL validation (absolute or host-relative) and normalization (scheme, host, default port)
+import { ownValue } from '../own.ts'
 import { type Check, invalid, valid } from './data-type.ts'
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = {
@@ -29,7 +30,7 @@ function normalizeAbsolute(text: string): string {
   }
   const [, rawScheme = '', userinfo = '', host = '', port = '', rest = ''] = match
   const scheme = rawScheme.toLowerCase()
-  const keepPort = port !== '' && DEFAULT_PORTS[scheme] !== port
+  const keepPort = port !== '' && ownValue(DEFAULT_PORTS, scheme) !== port
   return `${scheme}://${userinfo}${host.toLowerCase()}${keepPort ? `:${port}` : ''}${rest}`
 }
 

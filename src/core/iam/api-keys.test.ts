@@ -41,6 +41,13 @@ describe('API keys', () => {
     ['ABCDEFGHIJKLMN1', false],
     ['Abcdefghijklmno', false],
     ['', false],
+    ['Abcdefghijklmn1\n', false],
+    ['Abcdefg hijklmn1', false],
+    ['Abcdefghijklmn1\t', false],
+    ['Abcdefghijklmn1é', false],
+    ['Abcdefghijklmn1\u0000', false],
+    ['Abcdefghijklmn1\u007f', false],
+    ['A!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~b1', true],
   ])('judge the Admin key %j strong: %s', (key, expected) => {
     expect(isStrongAdminKey(key)).toBe(expected)
   })

@@ -32,10 +32,26 @@ export function formatExpiry(expiresAt: Micros | undefined): string {
   return expiresAt === undefined ? '' : formatSeconds(expiresAt)
 }
 
-/** The set-api-key rule: ≥ 15 characters with a digit, a lower-case and an upper-case letter. */
+/**
+ * Printable ASCII without spaces (`!` to `~`): what a client can send in an `Authorization` header
+ * unchanged. A newline, a space, a control or non-ASCII character would make a key that no client
+ * can present, and lock the Admin out.
+ */
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/
+
+/** Whether `key` has only printable ASCII characters and no space (see PRINTABLE_ASCII). */
+export function isPrintableAsciiKey(key: string): boolean {
+  return PRINTABLE_ASCII.test(key)
+}
+
+/**
+ * The set-api-key rule: 15 to 1024 printable ASCII characters without spaces, with a digit, a
+ * lower-case and an upper-case letter.
+ */
 export function isStrongAdminKey(key: string): boolean {
   return (
     key.length >= 15 &&
+    isPrintableAsciiKey(key) &&
     key.length <= 1024 &&
     /\d/.test(key) &&
     /[a-z]/.test(key) &&

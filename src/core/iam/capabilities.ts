@@ -1,4 +1,6 @@
 // src/core/iam/capabilities.ts: capability names (spec iam.md §2) and how a role's list grants them
+import { ownValue } from '../own.ts'
+
 export const CAPABILITIES = [
   'CapCollectionsReader',
   'CapCollectionsWriter',
@@ -58,7 +60,7 @@ export const CAPABILITY_ALIASES: Readonly<Record<string, Capability>> = {
 /** The canonical capability for a name from a configuration, or undefined when unknown. */
 export function toCapability(name: string): Capability | undefined {
   if ((CAPABILITIES as readonly string[]).includes(name)) return name as Capability
-  return CAPABILITY_ALIASES[name]
+  return ownValue(CAPABILITY_ALIASES, name)
 }
 
 /**

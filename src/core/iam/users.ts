@@ -3,7 +3,14 @@ import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
 import type { Micros } from '../time.ts'
-import { type AdminKeys, expiryAfter, hashApiKey, isStrongAdminKey, newApiKey } from './api-keys.ts'
+import {
+  type AdminKeys,
+  expiryAfter,
+  hashApiKey,
+  isPrintableAsciiKey,
+  isStrongAdminKey,
+  newApiKey,
+} from './api-keys.ts'
 import { ADMIN } from './authenticate.ts'
 import type { IamState } from './state.ts'
 
@@ -75,6 +82,13 @@ export function createUsers(deps: UsersDeps) {
 
   /** Admin only (the capability gate); the key must be strong, as it grants everything. */
   async function setAdminApiKey(ctx: RequestContext, key: string): Promise<void> {
+    if (!isPrintableAsciiKey(key)) {
+      throw new VaultError('invalidRequest', {
+        message:
+          'The Admin API key must use only printable ASCII characters (! to ~): no spaces, line breaks, control or non-ASCII characters.',
+        context: { field: 'key' },
+      })
+    }
     if (!isStrongAdminKey(key)) {
       throw new VaultError('invalidRequest', {
         message:

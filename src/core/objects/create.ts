@@ -1,8 +1,10 @@
 // src/core/objects/create.ts: add objects (one or a batch): validate all, seal in one call, write in one transaction
+
 import { randomUUID } from 'node:crypto'
 import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import { ownValue } from '../own.ts'
 import type { Repos } from '../store.ts'
 import type { Micros } from '../time.ts'
 import { type ObjectInput, readObjectBody } from '../values/body.ts'
@@ -127,7 +129,7 @@ export function createAddition(deps: ObjectsDeps) {
         record,
         entries: deps.indexing.entriesOf(collection.name, draft.id, values.digests),
         claims: active ? deps.indexing.claimsOf(collection, draft.id, values.digests) : [],
-        isQueued: substring.some((name) => (draft.input.values[name] ?? null) !== null),
+        isQueued: substring.some((name) => (ownValue(draft.input.values, name) ?? null) !== null),
       }
     })
   }

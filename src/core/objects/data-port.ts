@@ -1,7 +1,9 @@
 // src/core/objects/data-port.ts: the object data behind schema changes (CollectionDataPort of the collections service)
+
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import type { CollectionDataPort, IndexChange } from '../collections/data-port.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import { ownValue } from '../own.ts'
 import type { PagePosition } from '../paging/cursor.ts'
 import type { Repos } from '../store.ts'
 import { openObjects } from '../values/sealing.ts'
@@ -34,7 +36,7 @@ export function createObjectsData(deps: ObjectsDataDeps): CollectionDataPort {
   /** The values of one property in a batch of rows, decrypting only when it is encrypted. */
   function valuesOf(property: StoredProperty, rows: readonly ObjectRecord[]): unknown[] {
     const stored = rows.map(parseValues)
-    if (!property.isEncrypted) return stored.map((s) => s.fields[property.name] ?? null)
+    if (!property.isEncrypted) return stored.map((s) => ownValue(s.fields, property.name) ?? null)
     const opened = openObjects(
       deps.envelope,
       rows.map((r, i) => ({
@@ -44,7 +46,7 @@ export function createObjectsData(deps: ObjectsDataDeps): CollectionDataPort {
         properties: [property.name],
       })),
     )
-    return opened.map((values) => values[property.name] ?? null)
+    return opened.map((values) => ownValue(values, property.name) ?? null)
   }
 
   /** Builds the blind-index entries of a property that gained an index, and records the digests. */

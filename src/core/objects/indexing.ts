@@ -1,7 +1,9 @@
 // src/core/objects/indexing.ts: keyed digests for blind-index entries, uniqueness claims and substring n-grams
+
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { Mac } from '../crypto/mac.ts'
+import { ownValue } from '../own.ts'
 import type { IndexEntry } from './store.ts'
 import { trigrams } from './substring.ts'
 
@@ -73,7 +75,7 @@ export function createIndexing(envelope: Envelope) {
     properties?: readonly string[],
   ): IndexEntry[] {
     return (properties ?? Object.keys(digests)).flatMap((property) => {
-      const digest = digests[property]
+      const digest = ownValue(digests, property)
       if (digest === undefined) return []
       return [{ collection, property, objectId, digest: Buffer.from(digest, 'base64') }]
     })
@@ -89,7 +91,7 @@ export function createIndexing(envelope: Envelope) {
     const unique = collection.properties
       .filter((p) => p.isUnique && (properties === undefined || properties.includes(p.name)))
       .map((p) => p.name)
-      .filter((name) => digests[name] !== nullDigest(collection.name, name))
+      .filter((name) => ownValue(digests, name) !== nullDigest(collection.name, name))
     return entriesOf(collection.name, objectId, digests, unique)
   }
 

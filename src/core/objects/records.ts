@@ -1,6 +1,8 @@
 // src/core/objects/records.ts: an object row's value columns, parsed, and the values a write puts in them
+
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import { ownValue } from '../own.ts'
 import type { Micros } from '../time.ts'
 import { openObjects, type SealedMap } from '../values/sealing.ts'
 import type { DigestMap, Indexing } from './indexing.ts'
@@ -64,7 +66,7 @@ export function splitValues(
   const plain: Record<string, unknown> = {}
   const secret: Record<string, unknown> = {}
   for (const property of collection.properties) {
-    const value = values[property.name]
+    const value = ownValue(values, property.name)
     if (value === undefined || value === null) continue
     if (property.isEncrypted) secret[property.name] = value
     else plain[property.name] = value
@@ -82,7 +84,7 @@ export function digestsOf(
   const digests: DigestMap = {}
   for (const property of collection.properties) {
     if (!isIndexed(property) || (changed !== undefined && !changed.has(property.name))) continue
-    const value = values[property.name] ?? null
+    const value = ownValue(values, property.name) ?? null
     digests[property.name] = indexing
       .blindDigest(collection.name, property.name, value)
       .toString('base64')
@@ -102,8 +104,8 @@ export function mergeValues(
   const fields = { ...stored.fields, ...written.plain }
   const sealed = { ...stored.sealed, ...written.sealed }
   for (const [name, value] of Object.entries(changes)) {
-    if (value === null || written.plain[name] === undefined) delete fields[name]
-    if (value === null || written.sealed[name] === undefined) delete sealed[name]
+    if (value === null || ownValue(written.plain, name) === undefined) delete fields[name]
+    if (value === null || ownValue(written.sealed, name) === undefined) delete sealed[name]
   }
   return { fields, sealed, digests: { ...stored.digests, ...written.digests } }
 }

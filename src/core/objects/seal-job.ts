@@ -1,7 +1,9 @@
 // src/core/objects/seal-job.ts: the sealing and blind digests of new objects, as run on the sealing thread
+
 import { deriveAeadKey } from '../crypto/aead.ts'
 import { sealWith, type ThreadKeys } from '../crypto/envelope.ts'
 import { createMac } from '../crypto/mac.ts'
+import { ownValue } from '../own.ts'
 import { type SealedMap, sealedMapsOf, sealRequestsOf } from '../values/sealing.ts'
 import { blindDigestWith, type DigestMap } from './indexing.ts'
 
@@ -39,7 +41,7 @@ export function runSealJob(job: SealJob): SealJobResult {
     job.indexed.forEach((property, i) => {
       const mac = macs[i]
       if (mac !== undefined)
-        map[property] = blindDigestWith(mac, item.indexed[property]).toString('base64')
+        map[property] = blindDigestWith(mac, ownValue(item.indexed, property)).toString('base64')
     })
     return map
   })

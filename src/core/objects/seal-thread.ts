@@ -1,7 +1,9 @@
 // src/core/objects/seal-thread.ts: seals and digests new objects inline, or on a worker thread while the main thread writes
+
 import { Worker } from 'node:worker_threads'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import { ownValue } from '../own.ts'
 import type { SealedMap } from '../values/sealing.ts'
 import { type DigestMap, type Indexing, isIndexed } from './indexing.ts'
 import { digestsOf, splitValues } from './records.ts'
@@ -91,7 +93,9 @@ export function createSealThread(envelope: Envelope, indexing: Indexing) {
       items: objects.map((o, i) => ({
         objectId: o.id,
         secret: split[i]?.secret ?? {},
-        indexed: Object.fromEntries(indexed.map((name) => [name, o.values[name] ?? null])),
+        indexed: Object.fromEntries(
+          indexed.map((name) => [name, ownValue(o.values, name) ?? null]),
+        ),
       })),
     }
     const thread = started()

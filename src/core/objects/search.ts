@@ -1,8 +1,10 @@
 // src/core/objects/search.ts: a search query (match, in, like) → store conditions, without decrypting the table
+
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { invalidRequest } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import { hasNul, invalidValue } from '../values/body.ts'
 import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
 import type { BuiltinColumn, SearchCondition } from './store.ts'
@@ -104,7 +106,7 @@ function equality(
   // Repeated values select nothing more; dropping them keeps statements small.
   const values = [...new Map(normalized.map((v) => [JSON.stringify(v), v])).values()]
   if (name === 'id') return { kind: 'ids', ids: values.filter((v): v is string => v !== null) }
-  const column = COLUMNS[name]
+  const column = ownValue(COLUMNS, name)
   if (column !== undefined) return { kind: 'column', column, values: values as (string | null)[] }
   if (property.isBuiltin) throw notSearchable(name, 'built-in times are not searchable')
   const stored = collection.properties.find((p) => p.name === name)

@@ -1,6 +1,6 @@
 // src/core/objects/substring.test.ts: trigrams, like-pattern rules and glob matching
 import { describe, expect, it } from 'vitest'
-import { parseLike, trigrams } from './substring.ts'
+import { globMatches, parseLike, trigrams } from './substring.ts'
 
 function like(pattern: string) {
   const parsed = parseLike(pattern)
@@ -51,5 +51,36 @@ describe('like patterns', () => {
 
   it('names the trigrams every match must contain', () => {
     expect([...like('*john*smi*').grams].sort()).toEqual(['joh', 'ohn', 'smi'])
+  })
+})
+
+describe('glob matching in bounded time', () => {
+  it.each([
+    ['', '', true],
+    ['*', '', true],
+    ['a*', 'a', true],
+    ['*a', 'ba', true],
+    ['a*b*c', 'aXbYc', true],
+    ['a*b*c', 'aXbYcZ', false],
+    ['a?c', 'abc', true],
+    ['a?c', 'ac', false],
+    ['**a**', 'xax', true],
+    ['*ab*ab*', 'abab', true],
+    ['*ab*ab*', 'aba', false],
+  ])('%j against %j → %s', (pattern, value, expected) => {
+    expect(globMatches(Array.from(pattern), Array.from(value))).toBe(expected)
+  })
+
+  it('answers hostile patterns against long values without backtracking', () => {
+    const value = 'a'.repeat(400)
+    expect(like(`${'*aaa'.repeat(60)}*aab`).matches(value)).toBe(false)
+    expect(like(`*aaaa${'?a'.repeat(100)}*b*`).matches(value)).toBe(false)
+    expect(like(`${'*aaa'.repeat(50)}*`).matches(value)).toBe(true)
+  })
+
+  it('rejects a pattern with more fixed characters than the value at once', () => {
+    const pattern = like(`*${'abc'.repeat(5000)}*`)
+    expect(pattern.matches('abc'.repeat(100))).toBe(false)
+    expect(pattern.matches('abc'.repeat(5000))).toBe(true)
   })
 })

@@ -25,11 +25,39 @@ export type LikeParse =
   | { readonly ok: true; readonly pattern: LikePattern }
   | { readonly ok: false; readonly reason: string }
 
-function globRegExp(chars: readonly string[]): RegExp {
-  const source = chars
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('')
-  return new RegExp(`^${source}$`, 'su')
+/**
+ * Whether `value` matches the glob `pattern` (both folded code points): the greedy two-pointer
+ * matcher. On a mismatch after a `*`, only the last `*` is retried one character further, so the
+ * work is at most value × pattern steps with no backtracking explosion (a regular expression of
+ * many `.*` can take seconds on a few hundred characters). Callers reject first a pattern with
+ * more fixed characters than the value, so the pattern is at most about twice the value's length
+ * and the work is bounded by the stored value's size, whatever the pattern.
+ */
+export function globMatches(pattern: readonly string[], value: readonly string[]): boolean {
+  let p = 0
+  let v = 0
+  let star = -1
+  let resume = 0
+  while (v < value.length) {
+    const c = pattern[p]
+    if (c === '*') {
+      star = p++
+      resume = v
+    } else if (c !== undefined && (c === '?' || c === value[v])) {
+      p++
+      v++
+    } else if (star >= 0) {
+      p = star + 1
+      v = ++resume
+    } else return false
+  }
+  while (pattern[p] === '*') p++
+  return p === pattern.length
+}
+
+/** A pattern's characters with runs of `*` collapsed into one (they match the same values). */
+function collapseStars(chars: readonly string[]): string[] {
+  return chars.filter((c, i) => c !== '*' || chars[i - 1] !== '*')
 }
 
 /**
@@ -48,6 +76,11 @@ export function parseLike(pattern: string): LikeParse {
       reason: 'the literal parts of a like pattern must contain at least two 3-character runs',
     }
   }
-  const regexp = globRegExp(chars)
-  return { ok: true, pattern: { grams, matches: (value) => regexp.test(fold(value).join('')) } }
+  const glob = collapseStars(chars)
+  const fixed = glob.filter((c) => c !== '*').length
+  const matches = (value: string) => {
+    const folded = fold(value)
+    return folded.length >= fixed && globMatches(glob, folded)
+  }
+  return { ok: true, pattern: { grams, matches } }
 }

@@ -1,5 +1,7 @@
 // src/core/system/confvars.ts: dynamic configuration variables (log_level, trace_sql), shared through the database
+
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import type { Store } from '../store.ts'
 import type { Clock } from '../time.ts'
 
@@ -21,7 +23,7 @@ export function createConfvarsService(deps: ConfvarsDeps) {
   let stored: ReadonlyMap<string, string> = new Map()
 
   function definitionOf(name: string): Definition {
-    const definition = definitions[name]
+    const definition = ownValue(definitions, name)
     if (definition === undefined) {
       throw new VaultError('confvarNotFound', {
         message: `The configuration variable is unknown: known variables are ${Object.keys(definitions).join(', ')}.`,

@@ -1,7 +1,9 @@
 // src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
+
 import { auditTouched, propertyChecks } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
+import { ownValue } from '../own.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem } from './errors.ts'
 import { groupTokens, type TokenGroup } from './metadata.ts'
@@ -28,10 +30,10 @@ function fieldsOf(
   items: readonly PropItem[] | undefined,
 ) {
   if (items === undefined)
-    return Object.fromEntries(view.row.props.map((p) => [p, data[p] ?? null]))
+    return Object.fromEntries(view.row.props.map((p) => [p, ownValue(data, p) ?? null]))
   return Object.fromEntries(
     items.map((item) => {
-      const value = data[item.property] ?? null
+      const value = ownValue(data, item.property) ?? null
       return [item.key, item.apply ? item.apply(value, ctx) : value]
     }),
   )

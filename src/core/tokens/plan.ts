@@ -1,8 +1,10 @@
 // src/core/tokens/plan.ts: what each tokenize item will store: props, values, scope, template and owner
+
 import type { TokenizeRequest } from '../../contract/tokens.ts'
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { DeterministicIds } from '../crypto/deterministic-id.ts'
+import { ownValue } from '../own.ts'
 import { invalidItem, invalidTokenizeValue } from './errors.ts'
 import { cardOf, deterministicId, type IdInput } from './ids.ts'
 import { PAN_TEMPLATE } from './request.ts'
@@ -43,7 +45,7 @@ function pickValues(
   for (const prop of props) {
     if (findProperty(collection, prop) === undefined || prop.startsWith('_'))
       throw propertyNotFound(collection.name, prop)
-    const value = source.values[prop]
+    const value = ownValue(source.values, prop)
     if (value === undefined && source.object === undefined)
       throw invalidTokenizeValue(prop, `item ${index} has no value for it`)
     values[prop] = value ?? null

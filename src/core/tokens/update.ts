@@ -1,9 +1,11 @@
 // src/core/tokens/update.ts: update tokens (endpoints §4.4): metadata of any token, data of pci/randomized groups
+
 import type { UpdateTokenRequest } from '../../contract/tokens.ts'
 import { auditTouched, propertyChecks } from '../access/checks.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
+import { ownValue } from '../own.ts'
 import { applyExpiry, parseExpiration } from '../writes/expiration.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, noTokenMatched } from './errors.ts'
@@ -38,7 +40,7 @@ async function newData(
   const props =
     body.props ?? Object.keys(values).filter((p) => collection.properties.some((q) => q.name === p))
   if (props.length === 0) throw invalidItem('There are no properties to tokenize.', 'props')
-  const picked = Object.fromEntries(props.map((p) => [p, values[p] ?? null]))
+  const picked = Object.fromEntries(props.map((p) => [p, ownValue(values, p) ?? null]))
   deps.iam.checkPolicies(ctx, propertyChecks(collection, props, 'tokenize'))
   return { props, values: picked }
 }

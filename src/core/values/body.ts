@@ -1,8 +1,10 @@
 // src/core/values/body.ts: validates and normalizes an object body against its collection (object writes, tokenize fields)
+
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import { isStorableTime, type Micros } from '../time.ts'
 
 /** 400 ERR3002 naming the property, never the value. */
@@ -110,7 +112,7 @@ function readUser(rules: BodyRules, property: StoredProperty, value: unknown): u
 
 function requireMissing(collection: StoredCollection, values: Record<string, unknown>): void {
   for (const property of collection.properties) {
-    if (!property.isNullable && (values[property.name] ?? null) === null)
+    if (!property.isNullable && (ownValue(values, property.name) ?? null) === null)
       throw invalidValue(property.name, 'the property is required')
   }
 }

@@ -1,5 +1,7 @@
 // src/core/values/sealing.ts: how encrypted property values are sealed in the objects table
+
 import type { Envelope, SealRequest } from '../crypto/envelope.ts'
+import { ownValue } from '../own.ts'
 
 /**
  * A property value is sealed under the `property` purpose as the UTF-8 of its normalized JSON,
@@ -61,7 +63,9 @@ export function openObjects(
   objects: readonly SealedObject[],
 ): Record<string, unknown>[] {
   const wanted = objects.map((o) =>
-    (o.properties ?? Object.keys(o.sealed)).filter((property) => o.sealed[property] !== undefined),
+    (o.properties ?? Object.keys(o.sealed)).filter(
+      (property) => ownValue(o.sealed, property) !== undefined,
+    ),
   )
   const requests = objects.flatMap((o, i) =>
     (wanted[i] ?? []).map((property) => ({

@@ -1,4 +1,6 @@
 // src/core/collections/pvschema/parser.ts: PVSchema grammar (data-model §2) → collections with every attribute filled in
+import { ownValue } from '../../own.ts'
+
 import type { CollectionView, PropertyView } from '../collection.ts'
 import { DEFAULT_ATTRIBUTES } from '../collection.ts'
 import { syntaxError, type Token, tokenize } from './tokenizer.ts'
@@ -73,7 +75,7 @@ function readFlag(p: Parser): Flag {
     p.expect('word', 'INDEX after SUBSTRING')
     return 'isSubstringIndex'
   }
-  const flag = FLAGS[word]
+  const flag = ownValue(FLAGS, word)
   if (flag === undefined) {
     throw syntaxError(token, `expected an attribute (${ATTRIBUTE_LIST}), found ${describe(token)}`)
   }
