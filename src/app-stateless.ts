@@ -1,7 +1,7 @@
 // src/app-stateless.ts: stateless mode at start: the in-memory store filled from the configuration files, then sealed
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { Config } from './config.ts'
+import { type Config, ConfigError } from './config.ts'
 import { installDerivedKeys } from './core/crypto/keyring.ts'
 import type { Kms } from './core/crypto/kms.ts'
 import { isVaultError } from './core/errors.ts'
@@ -42,19 +42,13 @@ async function exists(config: Config, name: string): Promise<string | undefined>
 
 /**
  * Opens the store of a stateless node with its data keys derived from the KMS (the same on
- * every node with this KMS configuration). Audit records cannot go to a database it lacks.
+ * every node with this KMS configuration).
  */
 export async function openStateless(
-  config: Config,
   kms: Kms,
   clock: Clock,
   onQuery: QueryObserver,
 ): Promise<StatelessStore> {
-  if (config.log.auditSink === 'database') {
-    throw new StatelessStartupError(
-      'SVC_LOG_AUDIT_SINK=database needs a database; a stateless node (SVC_BACKING_STORE=none) writes audit records to stdout or a file: set SVC_LOG_AUDIT_SINK=stdout or file.',
-    )
-  }
   const opened = await openStatelessStore(onQuery)
   try {
     await installDerivedKeys({ store: opened.store, kms, clock })
@@ -118,10 +112,7 @@ export async function loadStatelessFiles(
   const problems = await collectProblems(services, config, clock)
   if (problems.length > 0) {
     await stateless.store.close()
-    const list = problems.map((problem) => `  - ${problem}`).join('\n')
-    throw new StatelessStartupError(
-      `Stateless mode: the configuration files have ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${list}`,
-    )
+    throw new ConfigError(problems)
   }
   stateless.seal()
 }
