@@ -15,18 +15,22 @@ export class StatelessStartupError extends Error {}
 
 type ConfigFile = { readonly path: string; readonly text: string }
 
-/** A file of the configuration directory (config.md §5), or undefined when there is none. */
-export async function readConfigFile(
+/**
+ * A file of the configuration directory (config.md §5), or undefined when there is none or it
+ * cannot be read (then `problems` says why).
+ */
+async function readConfigFile(
   config: Config,
   name: string,
+  problems: string[],
 ): Promise<ConfigFile | undefined> {
   const path = join(config.configDir, name)
   try {
     return { path, text: await readFile(path, 'utf8') }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return undefined
-    throw new StatelessStartupError(`${path}: cannot be read (${code ?? 'unknown error'}).`)
+    if (code !== 'ENOENT') problems.push(`${path}: cannot be read (${code ?? 'unknown error'}).`)
+    return undefined
   }
 }
 
@@ -66,7 +70,7 @@ async function collectProblems(services: Services, config: Config, clock: Clock)
     problems.push(
       `${resolve(config.configDir)}: the configuration directory (SVC_CONFIG_DIR) does not exist.`,
     )
-  const iamFile = await readConfigFile(config, 'iam.toml')
+  const iamFile = await readConfigFile(config, 'iam.toml', problems)
   let isIamUsable = true
   try {
     await services.iam.initialize(iamFile)
@@ -75,14 +79,14 @@ async function collectProblems(services: Services, config: Config, clock: Clock)
     problems.push(error.message)
     isIamUsable = false
   }
-  const secrets = await readConfigFile(config, 'secrets.toml')
+  const secrets = await readConfigFile(config, 'secrets.toml', problems)
   if (secrets !== undefined) {
     const parsed = parseSecretsFile(secrets.text)
     const installed = isIamUsable ? await services.iam.installKeyHashes(parsed.keys) : []
     for (const problem of [...parsed.problems, ...installed])
       problems.push(`${secrets.path}: ${problem}`)
   }
-  const collections = await readConfigFile(config, 'collections.pvschema')
+  const collections = await readConfigFile(config, 'collections.pvschema', problems)
   if (collections !== undefined) {
     for (const problem of await services.collections.installFile(collections.text, clock()))
       problems.push(`${collections.path}: ${problem}`)

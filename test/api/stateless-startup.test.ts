@@ -66,6 +66,11 @@ describe('stateless mode at start', () => {
     expect(message).toContain('types.toml: custom types and bundles from files are not supported')
   })
 
+  it('lists a file it cannot read', async () => {
+    const { dir, message } = await startFailure({ 'iam.toml/': '' })
+    expect(message).toContain(`${join(dir, 'iam.toml')}: cannot be read (EISDIR)`)
+  })
+
   it('refuses a configuration directory that does not exist', async () => {
     const missing = join(await configDir({}), 'missing')
     dirs.push(dirname(missing))
