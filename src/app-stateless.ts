@@ -1,7 +1,7 @@
 // src/app-stateless.ts: stateless mode at start: the in-memory store filled from the configuration files, then sealed
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { Config } from './config.ts'
+import { type Config, ConfigError } from './config.ts'
 import { installDerivedKeys } from './core/crypto/keyring.ts'
 import type { Kms } from './core/crypto/kms.ts'
 import { isVaultError } from './core/errors.ts'
@@ -15,18 +15,22 @@ export class StatelessStartupError extends Error {}
 
 type ConfigFile = { readonly path: string; readonly text: string }
 
-/** A file of the configuration directory (config.md §5), or undefined when there is none. */
-export async function readConfigFile(
+/**
+ * A file of the configuration directory (config.md §5), or undefined when there is none or it
+ * cannot be read (then `problems` says why).
+ */
+async function readConfigFile(
   config: Config,
   name: string,
+  problems: string[],
 ): Promise<ConfigFile | undefined> {
   const path = join(config.configDir, name)
   try {
     return { path, text: await readFile(path, 'utf8') }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return undefined
-    throw new StatelessStartupError(`${path}: cannot be read (${code ?? 'unknown error'}).`)
+    if (code !== 'ENOENT') problems.push(`${path}: cannot be read (${code ?? 'unknown error'}).`)
+    return undefined
   }
 }
 
@@ -42,19 +46,13 @@ async function exists(config: Config, name: string): Promise<string | undefined>
 
 /**
  * Opens the store of a stateless node with its data keys derived from the KMS (the same on
- * every node with this KMS configuration). Audit records cannot go to a database it lacks.
+ * every node with this KMS configuration).
  */
 export async function openStateless(
-  config: Config,
   kms: Kms,
   clock: Clock,
   onQuery: QueryObserver,
 ): Promise<StatelessStore> {
-  if (config.log.auditSink === 'database') {
-    throw new StatelessStartupError(
-      'SVC_LOG_AUDIT_SINK=database needs a database; a stateless node (SVC_BACKING_STORE=none) writes audit records to stdout or a file: set SVC_LOG_AUDIT_SINK=stdout or file.',
-    )
-  }
   const opened = await openStatelessStore(onQuery)
   try {
     await installDerivedKeys({ store: opened.store, kms, clock })
@@ -72,7 +70,7 @@ async function collectProblems(services: Services, config: Config, clock: Clock)
     problems.push(
       `${resolve(config.configDir)}: the configuration directory (SVC_CONFIG_DIR) does not exist.`,
     )
-  const iamFile = await readConfigFile(config, 'iam.toml')
+  const iamFile = await readConfigFile(config, 'iam.toml', problems)
   let isIamUsable = true
   try {
     await services.iam.initialize(iamFile)
@@ -81,14 +79,14 @@ async function collectProblems(services: Services, config: Config, clock: Clock)
     problems.push(error.message)
     isIamUsable = false
   }
-  const secrets = await readConfigFile(config, 'secrets.toml')
+  const secrets = await readConfigFile(config, 'secrets.toml', problems)
   if (secrets !== undefined) {
     const parsed = parseSecretsFile(secrets.text)
     const installed = isIamUsable ? await services.iam.installKeyHashes(parsed.keys) : []
     for (const problem of [...parsed.problems, ...installed])
       problems.push(`${secrets.path}: ${problem}`)
   }
-  const collections = await readConfigFile(config, 'collections.pvschema')
+  const collections = await readConfigFile(config, 'collections.pvschema', problems)
   if (collections !== undefined) {
     for (const problem of await services.collections.installFile(collections.text, clock()))
       problems.push(`${collections.path}: ${problem}`)
@@ -118,10 +116,7 @@ export async function loadStatelessFiles(
   const problems = await collectProblems(services, config, clock)
   if (problems.length > 0) {
     await stateless.store.close()
-    const list = problems.map((problem) => `  - ${problem}`).join('\n')
-    throw new StatelessStartupError(
-      `Stateless mode: the configuration files have ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${list}`,
-    )
+    throw new ConfigError(problems)
   }
   stateless.seal()
 }

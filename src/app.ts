@@ -75,7 +75,7 @@ async function openStore(
   stateless: Readonly<{ kms: Kms; clock: Clock }>,
 ): Promise<{ store: Store; poolStats?: () => PoolStats | undefined; seal?: () => void }> {
   if (config.database.kind === 'none') {
-    const { store, seal } = await openStateless(config, stateless.kms, stateless.clock, onQuery)
+    const { store, seal } = await openStateless(stateless.kms, stateless.clock, onQuery)
     return { store, seal }
   }
   const database = openDatabase(config.database, { onQuery })

@@ -348,9 +348,25 @@ export function checkConfig(config: Config, read: Reader): void {
       'SVC_TLS_ENABLE: TLS is on but SVC_TLS_CERT_FILE and SVC_TLS_KEY_FILE are not both set; set them, or SVC_TLS_SELFSIGNED=true, or SVC_TLS_ENABLE=false',
     )
   }
+  if (config.database.kind === 'none') checkStateless(config, read)
   if (service.defaultPageSize > service.maxPageSize) {
     read.problem(
       `SVC_SERVICE_DEFAULT_PAGE_SIZE: ${service.defaultPageSize} is above SVC_SERVICE_MAX_PAGE_SIZE (${service.maxPageSize})`,
+    )
+  }
+}
+
+/** Stateless mode (config.md §8): no database to audit into, and a seed every node shares. */
+function checkStateless(config: Config, read: Reader): void {
+  if (config.log.auditSink === 'database') {
+    read.problem(
+      'SVC_LOG_AUDIT_SINK: a stateless node (SVC_BACKING_STORE=none) has no database; set SVC_LOG_AUDIT_SINK to stdout or file',
+    )
+  }
+  const { kms } = config
+  if (kms.allowLocal && kms.uri === '' && kms.seed === '' && config.generateSecrets) {
+    read.problem(
+      'SVC_KMS_SEED: a stateless node cannot generate its seed (every node needs the same one); set SVC_KMS_SEED or seed in [kms] of secrets.toml',
     )
   }
 }

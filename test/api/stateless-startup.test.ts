@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { logLines, runCli } from '../helpers/cli.ts'
+import { dev, problemsOf, SERVER_ENV, server } from '../helpers/config.ts'
 import { ADMIN_KEY, API } from '../helpers/server.ts'
 import {
   configDir,
@@ -42,7 +43,7 @@ describe('stateless mode at start', () => {
       'secrets.toml': '[users.App]\napi_key_sha256 = \n',
       'collections.pvschema': 'people PERSONS (\n  name NAME,\n  email EMAIL NUL,\n);\n',
     })
-    expect(message).toContain('3 problems')
+    expect(message).toContain('(3 problems)')
     expect(message).toMatch(new RegExp(`${join(dir, 'iam.toml')}: .*line 2, column \\d+`))
     expect(message).toMatch(new RegExp(`${join(dir, 'secrets.toml')}: line 2, column \\d+`))
     expect(message).toMatch(
@@ -57,12 +58,17 @@ describe('stateless mode at start', () => {
       'collections.pvschema': 'a DATA (x NOSUCHTYPE);\nb DATA (y STRING);\nb DATA (y STRING);\n',
       'types.toml': '',
     })
-    expect(message).toContain('5 problems')
+    expect(message).toContain('(5 problems)')
     expect(message).toContain('[users.App]: api_key_sha256 must be the SHA-256')
     expect(message).toContain('the IAM configuration has no user Ghost')
     expect(message).toContain('collection a: The data type of property x is not found')
     expect(message).toContain('collection b: defined twice')
     expect(message).toContain('types.toml: custom types and bundles from files are not supported')
+  })
+
+  it('lists a file it cannot read', async () => {
+    const { dir, message } = await startFailure({ 'iam.toml/': '' })
+    expect(message).toContain(`${join(dir, 'iam.toml')}: cannot be read (EISDIR)`)
   })
 
   it('refuses a configuration directory that does not exist', async () => {
@@ -109,9 +115,15 @@ describe('stateless mode at start', () => {
     }
   })
 
-  it('refuses a database audit sink, which a stateless node does not have', async () => {
-    const { message } = await startFailure(FILES, { SVC_LOG_AUDIT_SINK: 'database' })
-    expect(message).toContain('SVC_LOG_AUDIT_SINK=database needs a database')
+  it('refuses a database audit sink and a seed to generate, which stateless nodes cannot have', () => {
+    const env = { SVC_BACKING_STORE: 'none', SVC_LOG_AUDIT_SINK: 'database' }
+    expect(problemsOf(() => dev(env))).toEqual([
+      'SVC_LOG_AUDIT_SINK: a stateless node (SVC_BACKING_STORE=none) has no database; set SVC_LOG_AUDIT_SINK to stdout or file',
+    ])
+    const generated = { ...SERVER_ENV, SVC_BACKING_STORE: 'none', SVC_KMS_SEED: '' }
+    expect(problemsOf(() => server({ ...generated, SVC_GENERATE_SECRETS: 'true' }))).toEqual([
+      'SVC_KMS_SEED: a stateless node cannot generate its seed (every node needs the same one); set SVC_KMS_SEED or seed in [kms] of secrets.toml',
+    ])
   })
 
   it('stops `strongroom serve` with a non-zero exit and the list on its log', async () => {
@@ -122,8 +134,10 @@ describe('stateless mode at start', () => {
       SVC_CONFIG_DIR: dir,
       SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0',
     })
-    expect(code).toBe(1)
+    // 2, as for every invalid configuration; the problems are also a list in `problems`.
+    expect(code).toBe(2)
     const fatal = logLines(output).find((line) => line.level === 'fatal')
     expect(fatal?.msg).toMatch(/collections\.pvschema: .*line 3, column 1/)
+    expect(fatal?.problems).toEqual([expect.stringMatching(/collections\.pvschema: .*line 3/)])
   })
 })

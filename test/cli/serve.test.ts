@@ -62,10 +62,16 @@ describe('strongroom serve', () => {
     expect(output).toContain('SVC_KMS_URI')
   })
 
-  it('says stateless mode is not implemented yet', async () => {
-    const { code, output } = await runCli(['serve', '--dev'], { SVC_BACKING_STORE: 'none' })
-    expect(code).toBe(1)
-    expect(output).toMatch(/stateless mode\) is not implemented yet/)
+  it('refuses stateless mode without its configuration directory', async () => {
+    const missing = join(dir, 'no-such-conf')
+    const { code, output } = await runCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'none',
+      SVC_CONFIG_DIR: missing,
+    })
+    expect(code).toBe(2)
+    expect(output).toContain(
+      `${missing}: the configuration directory (SVC_CONFIG_DIR) does not exist`,
+    )
   })
 })
 
