@@ -159,6 +159,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
   const logger = await serviceLogger(config, options.isLogSilent === true)
+  // Ignored values of compatibility-only settings: said once, never a failed start.
+  for (const warning of config.warnings) startupLogger(logger).warn(warning)
   const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql

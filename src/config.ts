@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
-import { checkConfig, readConfig } from './config-sections.ts'
+import { checkConfig } from './config-checks.ts'
+import { readConfig } from './config-sections.ts'
 import { createReader, type ListenAddress, type Source, tomlToVariables } from './config-values.ts'
 import type { DatabaseOptions } from './storage/database.ts'
 
@@ -19,6 +20,8 @@ export const TRACES_SAMPLERS = [
 export type TracesSampler = (typeof TRACES_SAMPLERS)[number]
 
 export type Config = Readonly<{
+  /** Values of compatibility-only settings that were ignored: logged as warnings at start. */
+  warnings: readonly string[]
   devmode: boolean
   backingStore: BackingStore
   dataDir: string
@@ -139,7 +142,8 @@ export type Config = Readonly<{
     customerIdentifier: string
     customerEnv: string
     customerRegion: string
-    datadogEnable: boolean
+    /** Accepted and ignored: `none`, `logs`, `metrics`, `all`, `true` or `false`. */
+    datadogEnable: string
   }>
   sentryEnable: boolean
   /** `enable` is true whenever `selfSigned` is (spec §2.7: self-signed overrides enable). */
@@ -227,8 +231,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   const configDir = env.SVC_CONFIG_DIR?.trim() || './conf'
   const sources: Source[] = [{ values: env, where: '' }]
   if (options.files !== false) sources.push(...readConfigFile(configDir, problems))
-  const read = createReader(sources, problems)
-  const config = readConfig(read, configDir, options.devmode ?? false)
+  const warnings: string[] = []
+  const read = createReader(sources, problems, warnings)
+  const config = { ...readConfig(read, configDir, options.devmode ?? false), warnings }
   checkConfig(config, read)
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze(config)

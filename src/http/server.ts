@@ -119,6 +119,13 @@ function toPattern(url: string): RegExp {
   return new RegExp(`^${escaped}/?$`)
 }
 
+/** An allowed CORS origin; one ending in `:*` allows any port (`http://localhost:*`). */
+function originMatcher(origin: string): string | RegExp {
+  if (!origin.endsWith(':*')) return origin
+  const base = origin.slice(0, -2).replace(/[.+?^${}()|[\]\\/*]/g, '\\$&')
+  return new RegExp(`^${base}(:\\d+)?$`)
+}
+
 function family(url: string): 'data' | 'control' | 'system' {
   if (url.startsWith('/api/pvlt/1.0/data/')) return 'data'
   if (url.startsWith('/api/pvlt/1.0/ctl/')) return 'control'
@@ -202,7 +209,7 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
 
   if (options.allowOrigins.length > 0) {
     app.register(cors, {
-      origin: options.allowOrigins.includes('*') ? '*' : [...options.allowOrigins],
+      origin: options.allowOrigins.includes('*') ? '*' : options.allowOrigins.map(originMatcher),
     })
   }
 

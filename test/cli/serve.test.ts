@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../helpers/cli.ts'
+import { logLines, runCli, startCli } from '../helpers/cli.ts'
 import { findTestPostgres } from '../helpers/postgres.ts'
 import { fetchJson, sharedPostgres } from '../helpers/server.ts'
 
@@ -60,6 +60,43 @@ describe('strongroom serve', () => {
     })
     expect(code).toBe(1)
     expect(output).toContain('SVC_KMS_URI')
+  })
+
+  it('starts with every value the vendor tooling passes to SVC_LOG_DATADOG_ENABLE; warns on others', async () => {
+    for (const value of ['none', 'logs', 'metrics', 'all', 'true', 'false']) {
+      const running = await startCli(['serve', '--dev'], {
+        SVC_BACKING_STORE: 'memory',
+        SVC_LOG_DATADOG_ENABLE: value,
+      })
+      expect(await running.stop()).toBe(0)
+      expect(running.output()).not.toContain('SVC_LOG_DATADOG_ENABLE')
+    }
+    const odd = await startCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_LOG_DATADOG_ENABLE: 'traces',
+      SVC_SENTRY_ENABLE: 'maybe',
+    })
+    expect(await odd.stop()).toBe(0)
+    const warnings = logLines(odd.output()).filter((line) => line.level === 'warn')
+    expect(warnings.map((line) => line.msg)).toEqual([
+      expect.stringMatching(
+        /^SVC_LOG_DATADOG_ENABLE: "traces" is not one of none, logs, .*ignored$/,
+      ),
+      expect.stringMatching(/^SVC_SENTRY_ENABLE: "maybe" is not a boolean .*ignored$/),
+    ])
+  })
+
+  it('refuses server mode with the dev Admin key or a short KMS seed, saying how to make good ones', async () => {
+    const { code, output } = await runCli(['serve'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_TLS_ENABLE: 'false',
+      SVC_KMS_ALLOW_LOCAL: 'true',
+      SVC_KMS_SEED: 'seed',
+    })
+    expect(code).toBe(2)
+    expect(output).toContain('server mode refuses the dev Admin key pvaultauth')
+    expect(output).toContain('at least 32 characters (4 given)')
+    expect(output).toContain('openssl rand -base64 32')
   })
 
   it('says stateless mode is not implemented yet', async () => {
