@@ -126,6 +126,20 @@ function originMatcher(origin: string): string | RegExp {
   return new RegExp(`^${base}(:\\d+)?$`)
 }
 
+/**
+ * An operation that takes no body, called with an empty body and a content type (Python's
+ * `requests` sessions send `Content-Type: application/json` on every call), is served as if no
+ * content type was sent: there is nothing to parse.
+ */
+function ignoreEmptyBodyType(req: FastifyRequest, takesBody: boolean): void {
+  const { headers } = req
+  if (takesBody || headers['content-type'] === undefined) return
+  const length = headers['content-length']
+  const isEmpty =
+    length === '0' || (length === undefined && headers['transfer-encoding'] === undefined)
+  if (isEmpty) delete headers['content-type']
+}
+
 function family(url: string): 'data' | 'control' | 'system' {
   if (url.startsWith('/api/pvlt/1.0/data/')) return 'data'
   if (url.startsWith('/api/pvlt/1.0/ctl/')) return 'control'
@@ -220,7 +234,8 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     if (urlFamily !== 'system' && !options.components.includes(urlFamily))
       throw new VaultError('routeNotFound')
     // routeOptions builds a new object on every access: read it once.
-    const { config, url } = req.routeOptions
+    const { config, url, schema } = req.routeOptions
+    ignoreEmptyBodyType(req, schema?.body !== undefined)
     if (config.operation === undefined) return
     const controller = new AbortController()
     if (!config.isTimeoutExempt) {
