@@ -211,7 +211,10 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     timeoutMs: config.service.timeoutMs,
     allowOrigins: config.service.allowOrigins,
     components: config.service.components,
-    errorUrlBase: config.service.errorUrlBase,
+    errorStyle: {
+      codePrefix: config.service.errorCodePrefix,
+      urlBase: config.service.errorUrlBase,
+    },
     useXff: config.log.auditRemoteAddrXff,
     isDocsEnabled: !config.features.disableDocs,
     version: VERSION,

@@ -148,6 +148,7 @@ function describeService(service: Config['service'], hide: Mask) {
     actions_http_call_role: service.actionsHttpCallRole,
     api_key_expiration_secs: service.apiKeyExpirationSecs,
     error_url_base: service.errorUrlBase,
+    error_code_prefix: service.errorCodePrefix,
     body_limit_bytes: service.bodyLimitBytes,
   }
 }

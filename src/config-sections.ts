@@ -155,6 +155,16 @@ export const LOCAL_ORIGINS: readonly string[] = ['localhost', '127.0.0.1', '[::1
   (host) => [`http://${host}:*`, `https://${host}:*`],
 )
 
+/** `ERR` (the spec's codes), or e.g. `PV` for applications that match on the reference's codes. */
+function parseCodePrefix(raw: string): Parsed<string> {
+  const value = raw.trim()
+  if (/^[A-Z][A-Z0-9_]{0,15}$/.test(value)) return { ok: true, value }
+  return {
+    ok: false,
+    expected: 'an upper-case prefix of 1 to 16 letters, digits or _ (such as PV)',
+  }
+}
+
 function readServiceAccess(read: Reader, mode: Mode) {
   // Dev mode (well-known Admin key, Admin may read data) is reachable from this machine only,
   // unless a listen address says otherwise.
@@ -182,6 +192,7 @@ function readServiceAccess(read: Reader, mode: Mode) {
     actionsHttpCallRole: read.string('SVC_SERVICE_ACTIONS_HTTP_CALL_ROLE', ''),
     apiKeyExpirationSecs: read.int('SVC_SERVICE_API_KEY_EXPIRATION_SECS', 31_536_000, { min: 1 }),
     errorUrlBase: read.value('SVC_SERVICE_ERROR_URL_BASE', parseUrl, ''),
+    errorCodePrefix: read.value('SVC_SERVICE_ERROR_CODE_PREFIX', parseCodePrefix, 'ERR'),
   }
 }
 

@@ -14,7 +14,7 @@ import { VaultError } from '../core/errors.ts'
 import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
-import { toErrorResponse } from './errors.ts'
+import { type ErrorStyle, styleErrorBody, toErrorResponse } from './errors.ts'
 import { type MetricsEndpoint, registerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
 import { parseQuery } from './query.ts'
@@ -44,7 +44,8 @@ export type ServerOptions = Readonly<{
   timeoutMs: number
   allowOrigins: readonly string[]
   components: readonly ('data' | 'control')[]
-  errorUrlBase: string
+  /** How error bodies name their codes (`ERRnnnn` or another prefix) and link them. */
+  errorStyle: ErrorStyle
   useXff: boolean
   /** Serve the OpenAPI document at /openapi.json (off with SVC_FEATURES_DISABLE_DOCS). */
   isDocsEnabled: boolean
@@ -155,15 +156,19 @@ function abortedPromise(signal: AbortSignal): Promise<never> {
 
 function sendError(app: FastifyInstance, services: Services, options: ServerOptions) {
   return async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
+    const { status, body } = toErrorResponse(error, req.log)
     if (req.ctx !== undefined && !isPublic(req)) {
+      // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       await services.audit
         .record(req.ctx, { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
     }
-    return reply.code(status).type('application/json; charset=utf-8').send(body)
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(styleErrorBody(body, options.errorStyle))
   }
 }
 
@@ -299,6 +304,6 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
 
   if (options.isDocsEnabled) registerOpenApi(app, options.version)
   if (options.metrics) registerMetrics(app, options.metrics)
-  for (const routes of ROUTES) app.register(routes, { services })
+  for (const routes of ROUTES) app.register(routes, { services, errorStyle: options.errorStyle })
   return app
 }
