@@ -2,10 +2,11 @@
 import { runMigrations } from '../../app.ts'
 import { logStartupFailure } from '../../app-logger.ts'
 import { loadConfig } from '../../config.ts'
+import type { CommandOptions } from '../usage.ts'
 
-export async function runMigrate(args: string[]): Promise<number> {
+export async function runMigrate(options: CommandOptions): Promise<number> {
   try {
-    const config = loadConfig(undefined, { devmode: args.includes('--dev') })
+    const config = loadConfig(undefined, { devmode: options.dev })
     const { applied, version } = await runMigrations(config)
     console.log(
       applied.length > 0
