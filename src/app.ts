@@ -21,8 +21,9 @@ import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
 import { createOutbound } from './sandbox/outbound.ts'
 import { createQuickJsSandbox } from './sandbox/quickjs-sandbox.ts'
+import { DatabaseUnreachable, waitForDatabase } from './storage/connect.ts'
 import { openDatabase } from './storage/database.ts'
-import type { PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
+import type { OpenDatabase, PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -71,6 +72,7 @@ function createKms(uri: string, seed: string, variable: string): Kms {
 async function openStore(
   config: Config,
   onQuery: QueryObserver,
+  logger: Logger,
 ): Promise<{ store: Store; poolStats?: () => PoolStats | undefined }> {
   if (config.database.kind === 'none') {
     throw new StartupError(
@@ -79,6 +81,12 @@ async function openStore(
   }
   const database = openDatabase(config.database, { onQuery })
   try {
+    await reachDatabase(
+      database.db,
+      config,
+      (line) => startupLogger(logger).warn(line),
+      (line) => startupLogger(logger).info(line),
+    )
     if (config.migration.autoRun || database.isMemory)
       await migrate(database.db, database.dialect, config.migration)
   } catch (error) {
@@ -86,6 +94,34 @@ async function openStore(
     throw error
   }
   return { store: createSqlStore(database), poolStats: database.poolStats }
+}
+
+/**
+ * PostgreSQL: says where it connects, waits for the server with a visible message per retry, and
+ * gives up after SVC_DB_CONNECT_TIMEOUT naming host, port, user, database and the cause.
+ */
+export async function reachDatabase(
+  db: OpenDatabase['db'],
+  config: Config,
+  onRetry: (line: string) => void,
+  onConnecting: (line: string) => void,
+): Promise<void> {
+  const { database } = config
+  if (database.kind !== 'postgres') return
+  const where = `PostgreSQL at ${database.host}:${database.port} (user ${database.user}, database ${database.database})`
+  onConnecting(`Connecting to ${where}`)
+  try {
+    await waitForDatabase(db, {
+      description: where,
+      timeoutMs: config.db.connectTimeoutMs,
+      onRetry,
+    })
+  } catch (error) {
+    if (!(error instanceof DatabaseUnreachable)) throw error
+    throw new StartupError(
+      `${error.message}. Set SVC_DB_HOSTNAME, SVC_DB_PORT, SVC_DB_USER, SVC_DB_PASSWORD and SVC_DB_NAME (defaults localhost, 5432, pvault, pvault, pvault); SVC_DB_CONNECT_TIMEOUT waits longer (default 15s).`,
+    )
+  }
 }
 
 /** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
@@ -170,10 +206,14 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     exportUri || exportSeed
       ? telemetry.wrapKms(createKms(exportUri, exportSeed, 'SVC_KMS_EXPORT'))
       : undefined
-  const { store, poolStats } = await openStore(config, (sql, ms, parameters, error) => {
-    if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
-    telemetry.onQuery?.(sql, ms, parameters, error)
-  })
+  const { store, poolStats } = await openStore(
+    config,
+    (sql, ms, parameters, error) => {
+      if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
+      telemetry.onQuery?.(sql, ms, parameters, error)
+    },
+    logger,
+  )
   const outbound = createOutbound()
   // Worker threads start on the first call of bundle code, not here (cold start stays the same).
   const sandbox = createQuickJsSandbox({
@@ -282,11 +322,13 @@ export function closeOnSignals(app: App, onClosed: (error?: unknown) => void): v
 /** `strongroom migrate`: brings the configured database to the latest schema version. */
 export async function runMigrations(
   config: Config,
+  say: (line: string) => void = () => {},
 ): Promise<{ applied: number[]; version: number }> {
   if (config.database.kind === 'none')
     throw new StartupError('Stateless mode has no database to migrate.')
   const database = openDatabase(config.database)
   try {
+    await reachDatabase(database.db, config, say, say)
     const applied = await migrate(database.db, database.dialect, config.migration)
     return { applied, version: await createSqlStore(database).schemaVersion() }
   } finally {

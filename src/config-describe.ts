@@ -87,6 +87,7 @@ function describeDb(config: Config, mask: Mask) {
     port: pg?.port ?? 0,
     require_tls: pg?.requireTls ?? false,
     trace_sql: db.traceSql,
+    connect_timeout: seconds(db.connectTimeoutMs),
     user: pg?.user ?? '',
     ...(database.kind === 'sqlite' ? { file: database.file } : {}),
   }

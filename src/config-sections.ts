@@ -115,6 +115,7 @@ const GC_GRACE_DAYS = 'SVC_DB_GC_GRACE_PERIOD_DAYS'
 function readDb(read: Reader): Config['db'] {
   return {
     traceSql: read.bool('SVC_DB_TRACE_SQL', false),
+    connectTimeoutMs: read.duration('SVC_DB_CONNECT_TIMEOUT', 15_000, { positive: true }),
     maskConfig: read.bool('SVC_DB_MASK_CONFIG', true),
     maxStringLength: read.int('SVC_DB_MAX_STRING_LENGTH', 450, { min: 1 }),
     maxBlobLength: read.int('SVC_DB_MAX_BLOB_LENGTH', 5_242_880, { min: 1 }),

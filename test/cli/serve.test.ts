@@ -125,6 +125,52 @@ describe('strongroom migrate', () => {
   })
 })
 
+describe('strongroom serve when PostgreSQL cannot be reached', () => {
+  it('says where it connects, retries visibly and gives up in time, naming what it tried', async () => {
+    const { code, output } = await runCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'postgres',
+      SVC_DB_HOSTNAME: '127.0.0.1',
+      SVC_DB_PORT: '1',
+      SVC_DB_CONNECT_TIMEOUT: '1500ms',
+      SVC_LOG_LEVEL: 'error',
+    })
+    expect(code).toBe(1)
+    const lines = logLines(output)
+    expect(lines[0]?.msg).toBe(
+      'Connecting to PostgreSQL at 127.0.0.1:1 (user pvault, database pvault)',
+    )
+    const retries = lines.filter((line) => line.level === 'warn')
+    expect(retries.length).toBeGreaterThan(0)
+    expect(retries[0]?.msg).toMatch(/failed \(attempt 1: .*ECONNREFUSED.*\); retrying in/)
+    const fatal = lines.find((line) => line.level === 'fatal')
+    expect(fatal?.msg).toMatch(
+      /cannot connect to PostgreSQL at 127.0.0.1:1 \(user pvault, database pvault\) within 1.5 s: .*ECONNREFUSED.*SVC_DB_HOSTNAME/,
+    )
+  })
+
+  it.skipIf(pgUrl === undefined)(
+    'names the cause the server gives, such as a missing role',
+    async () => {
+      const url = new URL(pgUrl as string)
+      const { code, output } = await runCli(['migrate'], {
+        SVC_BACKING_STORE: 'postgres',
+        SVC_DB_HOSTNAME: url.hostname,
+        SVC_DB_PORT: url.port || '5432',
+        SVC_DB_USER: 'no_such_role',
+        SVC_DB_CONNECT_TIMEOUT: '1s',
+        SVC_DB_REQUIRE_TLS: 'false',
+        SVC_KMS_SEED: 'x'.repeat(32),
+        SVC_SERVICE_ADMIN_API_KEY: 'Test-admin-key-0123456789',
+        SVC_TLS_ENABLE: 'false',
+        SVC_KMS_ALLOW_LOCAL: 'true',
+      })
+      expect(code).toBe(1)
+      expect(output).toContain(`Connecting to PostgreSQL at ${url.hostname}:${url.port || '5432'}`)
+      expect(output).toMatch(/role "no_such_role" does not exist/)
+    },
+  )
+})
+
 describe.skipIf(pgUrl === undefined)('strongroom serve on PostgreSQL', () => {
   it('starts two nodes on one fresh database at once; both migrate safely and serve', async () => {
     const { env, drop } = await sharedPostgres()

@@ -7,7 +7,7 @@ import type { CommandOptions } from '../usage.ts'
 export async function runMigrate(options: CommandOptions): Promise<number> {
   try {
     const config = loadConfig(undefined, { devmode: options.dev })
-    const { applied, version } = await runMigrations(config)
+    const { applied, version } = await runMigrations(config, (line) => console.error(line))
     console.log(
       applied.length > 0
         ? `Applied migrations ${applied.join(', ')}; schema version ${version}.`
