@@ -25,6 +25,14 @@ export type Launcher = { readonly command: string; readonly args: string[]; read
 export const PROJECT_DIR = resolve(import.meta.dirname, '../..')
 export const BIN = MAIN
 
+/** This process's environment without SVC_* variables, plus `extra`. */
+export function envWithoutSettings(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+  )
+  return { ...clean, ...extra }
+}
+
 /** Runs a command to completion: exit code and everything it printed. */
 export function runCli(
   args: string[],
