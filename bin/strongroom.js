@@ -3,7 +3,38 @@
 // enables its compile cache here, before it meets any TypeScript, so even src/cli/main.ts comes
 // stripped from the cache and the type stripper (a WebAssembly module, ~70 ms to load) is never
 // loaded on a warm start (ADR 0010). `node src/cli/main.ts` works the same, only slower to start.
-import { enableCompileCache } from 'node:module'
+//
+// It must also run on an older Node (a system Node 20 on `node bin/strongroom.js …`): nothing here
+// may need Node 24 before the version check. On an older Node it runs itself again with the
+// Node 24 that `npm install` put in node_modules (the `node` package), or says in one line what
+// to do.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import module from 'node:module'
+import { fileURLToPath } from 'node:url'
 
-enableCompileCache()
-await import('../src/cli/main.ts')
+const REQUIRED_MAJOR = 24
+const major = Number(process.versions.node.split('.')[0])
+
+if (major >= REQUIRED_MAJOR) {
+  module.enableCompileCache()
+  await import('../src/cli/main.ts')
+} else {
+  const projectNode = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url))
+  if (!existsSync(projectNode)) {
+    process.stderr.write(
+      `strongroom: Node.js ${REQUIRED_MAJOR} or later is needed (this is ${process.version}); run \`npm install\` in the project first (it brings Node ${REQUIRED_MAJOR}), or install Node ${REQUIRED_MAJOR}.\n`,
+    )
+    process.exit(1)
+  }
+  const child = spawn(projectNode, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  })
+  // The child is the server: stop requests go to it, and its exit is ours.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => child.kill(signal))
+  }
+  child.on('exit', (code, signal) => {
+    process.exitCode = code ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 1)
+  })
+}

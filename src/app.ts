@@ -22,8 +22,9 @@ import { warmCompilersLater } from './http/compilers.ts'
 import { buildServer } from './http/server.ts'
 import { createOutbound } from './sandbox/outbound.ts'
 import { createQuickJsSandbox } from './sandbox/quickjs-sandbox.ts'
+import { DatabaseUnreachable, waitForDatabase } from './storage/connect.ts'
 import { openDatabase } from './storage/database.ts'
-import type { PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
+import type { OpenDatabase, PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -72,6 +73,7 @@ function createKms(uri: string, seed: string, variable: string): Kms {
 async function openStore(
   config: Config,
   onQuery: QueryObserver,
+  logger: Logger,
   stateless: Readonly<{ kms: Kms; clock: Clock }>,
 ): Promise<{ store: Store; poolStats?: () => PoolStats | undefined; seal?: () => void }> {
   if (config.database.kind === 'none') {
@@ -80,6 +82,12 @@ async function openStore(
   }
   const database = openDatabase(config.database, { onQuery })
   try {
+    await reachDatabase(
+      database.db,
+      config,
+      (line) => startupLogger(logger).warn(line),
+      (line) => startupLogger(logger).info(line),
+    )
     if (config.migration.autoRun || database.isMemory)
       await migrate(database.db, database.dialect, config.migration)
   } catch (error) {
@@ -87,6 +95,34 @@ async function openStore(
     throw error
   }
   return { store: createSqlStore(database), poolStats: database.poolStats }
+}
+
+/**
+ * PostgreSQL: says where it connects, waits for the server with a visible message per retry, and
+ * gives up after SVC_DB_CONNECT_TIMEOUT naming host, port, user, database and the cause.
+ */
+export async function reachDatabase(
+  db: OpenDatabase['db'],
+  config: Config,
+  onRetry: (line: string) => void,
+  onConnecting: (line: string) => void,
+): Promise<void> {
+  const { database } = config
+  if (database.kind !== 'postgres') return
+  const where = `PostgreSQL at ${database.host}:${database.port} (user ${database.user}, database ${database.database})`
+  onConnecting(`Connecting to ${where}`)
+  try {
+    await waitForDatabase(db, {
+      description: where,
+      timeoutMs: config.db.connectTimeoutMs,
+      onRetry,
+    })
+  } catch (error) {
+    if (!(error instanceof DatabaseUnreachable)) throw error
+    throw new StartupError(
+      `${error.message}. Set SVC_DB_HOSTNAME, SVC_DB_PORT, SVC_DB_USER, SVC_DB_PASSWORD and SVC_DB_NAME (defaults localhost, 5432, pvault, pvault, pvault); SVC_DB_CONNECT_TIMEOUT waits longer (default 15s).`,
+    )
+  }
 }
 
 /** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
@@ -160,6 +196,8 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
   const logger = await serviceLogger(config, options.isLogSilent === true)
+  // Ignored values of compatibility-only settings: said once, never a failed start.
+  for (const warning of config.warnings) startupLogger(logger).warn(warning)
   const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
@@ -174,7 +212,10 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
     telemetry.onQuery?.(sql, ms, parameters, error)
   }
-  const { store, poolStats, seal } = await openStore(config, onQuery, { kms: rawKms, clock })
+  const { store, poolStats, seal } = await openStore(config, onQuery, logger, {
+    kms: rawKms,
+    clock,
+  })
   const outbound = createOutbound()
   // Worker threads start on the first call of bundle code, not here (cold start stays the same).
   const sandbox = createQuickJsSandbox({
@@ -212,7 +253,10 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     timeoutMs: config.service.timeoutMs,
     allowOrigins: config.service.allowOrigins,
     components: config.service.components,
-    errorUrlBase: config.service.errorUrlBase,
+    errorStyle: {
+      codePrefix: config.service.errorCodePrefix,
+      urlBase: config.service.errorUrlBase,
+    },
     useXff: config.log.auditRemoteAddrXff,
     isDocsEnabled: !config.features.disableDocs,
     version: VERSION,
@@ -282,11 +326,13 @@ export function closeOnSignals(app: App, onClosed: (error?: unknown) => void): v
 /** `strongroom migrate`: brings the configured database to the latest schema version. */
 export async function runMigrations(
   config: Config,
+  say: (line: string) => void = () => {},
 ): Promise<{ applied: number[]; version: number }> {
   if (config.database.kind === 'none')
     throw new StartupError('Stateless mode has no database to migrate.')
   const database = openDatabase(config.database)
   try {
+    await reachDatabase(database.db, config, say, say)
     const applied = await migrate(database.db, database.dialect, config.migration)
     return { applied, version: await createSqlStore(database).schemaVersion() }
   } finally {

@@ -37,7 +37,11 @@ describe('describeConfig', () => {
   })
 
   it('gives durations in seconds, lists joined, -1 for never', () => {
-    const config = dev({ SVC_SERVICE_LISTEN_ADDR: '[::1]:8123', SVC_EXPIRATION_TOKENS: '60' })
+    const config = dev({
+      SVC_SERVICE_LISTEN_ADDR: '[::1]:8123',
+      SVC_EXPIRATION_TOKENS: '60',
+      SVC_SERVICE_ALLOW_ORIGINS: '*',
+    })
     expect(section(config, 'service')).toMatchObject({
       listen_addr: '[::1]:8123',
       timeout_seconds: 30,

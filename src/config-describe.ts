@@ -87,6 +87,7 @@ function describeDb(config: Config, mask: Mask) {
     port: pg?.port ?? 0,
     require_tls: pg?.requireTls ?? false,
     trace_sql: db.traceSql,
+    connect_timeout: seconds(db.connectTimeoutMs),
     user: pg?.user ?? '',
     ...(database.kind === 'sqlite' ? { file: database.file } : {}),
   }
@@ -148,6 +149,7 @@ function describeService(service: Config['service'], hide: Mask) {
     actions_http_call_role: service.actionsHttpCallRole,
     api_key_expiration_secs: service.apiKeyExpirationSecs,
     error_url_base: service.errorUrlBase,
+    error_code_prefix: service.errorCodePrefix,
     body_limit_bytes: service.bodyLimitBytes,
   }
 }

@@ -5,6 +5,7 @@ import { type BackingStore, type Config, TRACES_SAMPLERS } from './config.ts'
 import {
   type ListenAddress,
   type Parsed,
+  parseBoolean,
   parseDuration,
   parseInteger,
   parseListenAddress,
@@ -17,7 +18,11 @@ export const DEFAULT_ADMIN_API_KEY = 'pvaultauth'
 
 type Mode = <T>(dev: T, server: T) => T
 
-export function readConfig(read: Reader, configDir: string, devmodeDefault: boolean): Config {
+export function readConfig(
+  read: Reader,
+  configDir: string,
+  devmodeDefault: boolean,
+): Omit<Config, 'warnings'> {
   const devmode = read.bool('SVC_DEVMODE', devmodeDefault)
   const mode: Mode = (dev, server) => (devmode ? dev : server)
   const dataDir = read.string('SVC_DATA_DIR', './data')
@@ -47,7 +52,7 @@ export function readConfig(read: Reader, configDir: string, devmodeDefault: bool
       token: read.secret('SVC_METRICS_TOKEN', ''),
     },
     tracing: readTracing(read),
-    sentryEnable: read.bool('SVC_SENTRY_ENABLE', false),
+    sentryEnable: read.compat('SVC_SENTRY_ENABLE', parseBoolean, false),
     tls: readTls(read, mode),
     expiration: {
       tokensSecs: read.expiration('SVC_EXPIRATION_TOKENS'),
@@ -110,6 +115,7 @@ const GC_GRACE_DAYS = 'SVC_DB_GC_GRACE_PERIOD_DAYS'
 function readDb(read: Reader): Config['db'] {
   return {
     traceSql: read.bool('SVC_DB_TRACE_SQL', false),
+    connectTimeoutMs: read.duration('SVC_DB_CONNECT_TIMEOUT', 15_000, { positive: true }),
     maskConfig: read.bool('SVC_DB_MASK_CONFIG', true),
     maxStringLength: read.int('SVC_DB_MAX_STRING_LENGTH', 450, { min: 1 }),
     maxBlobLength: read.int('SVC_DB_MAX_BLOB_LENGTH', 5_242_880, { min: 1 }),
@@ -145,8 +151,28 @@ function parseKmsUri(raw: string): Parsed<string> {
   return { ok: false, expected: 'a KMS key URI (aws-kms://…, gcp-kms://… or az-kms://…)' }
 }
 
+/** Dev mode's CORS default: pages served from this machine, on any port (`:*`). */
+export const LOCAL_ORIGINS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'].flatMap(
+  (host) => [`http://${host}:*`, `https://${host}:*`],
+)
+
+/** `ERR` (the spec's codes), or e.g. `PV` for applications that match on the reference's codes. */
+function parseCodePrefix(raw: string): Parsed<string> {
+  const value = raw.trim()
+  if (/^[A-Z][A-Z0-9_]{0,15}$/.test(value)) return { ok: true, value }
+  return {
+    ok: false,
+    expected: 'an upper-case prefix of 1 to 16 letters, digits or _ (such as PV)',
+  }
+}
+
 function readServiceAccess(read: Reader, mode: Mode) {
-  const { host, port } = read.address('SVC_SERVICE_LISTEN_ADDR', { host: '0.0.0.0', port: 8123 })
+  // Dev mode (well-known Admin key, Admin may read data) is reachable from this machine only,
+  // unless a listen address says otherwise.
+  const { host, port } = read.address('SVC_SERVICE_LISTEN_ADDR', {
+    host: mode('127.0.0.1', '0.0.0.0'),
+    port: 8123,
+  })
   const adminApiKey = read.secret('SVC_SERVICE_ADMIN_API_KEY', DEFAULT_ADMIN_API_KEY)
   return {
     host,
@@ -155,7 +181,7 @@ function readServiceAccess(read: Reader, mode: Mode) {
     adminApiKeyIsDefault: adminApiKey === DEFAULT_ADMIN_API_KEY,
     overrideAdminApiKeyOnRestart: read.bool('SVC_SERVICE_OVERRIDE_ADMIN_API_KEY_ON_RESTART', true),
     adminMayReadData: read.bool('SVC_SERVICE_ADMIN_MAY_READ_DATA', mode(true, false)),
-    allowOrigins: read.list('SVC_SERVICE_ALLOW_ORIGINS', mode(['*'], [])),
+    allowOrigins: read.list('SVC_SERVICE_ALLOW_ORIGINS', mode(LOCAL_ORIGINS, [])),
     forceAccessReason: read.bool('SVC_SERVICE_FORCE_ACCESS_REASON', true),
     setIamOnStartOnly: read.bool('SVC_SERVICE_SET_IAM_ON_START_ONLY', false),
     updateSchemaOnStart: read.bool('SVC_SERVICE_UPDATE_SCHEMA_ON_START', false),
@@ -167,6 +193,7 @@ function readServiceAccess(read: Reader, mode: Mode) {
     actionsHttpCallRole: read.string('SVC_SERVICE_ACTIONS_HTTP_CALL_ROLE', ''),
     apiKeyExpirationSecs: read.int('SVC_SERVICE_API_KEY_EXPIRATION_SECS', 31_536_000, { min: 1 }),
     errorUrlBase: read.value('SVC_SERVICE_ERROR_URL_BASE', parseUrl, ''),
+    errorCodePrefix: read.value('SVC_SERVICE_ERROR_CODE_PREFIX', parseCodePrefix, 'ERR'),
   }
 }
 
@@ -236,7 +263,8 @@ function readSandbox(read: Reader, callTimeoutMs: number): Config['sandbox'] {
 function readFeatures(read: Reader, mode: Mode): Config['features'] {
   return {
     encryption: read.bool('SVC_FEATURES_ENCRYPTION', true),
-    apiKeyHashing: read.bool('SVC_FEATURES_API_KEY_HASHING', true),
+    // Accepted for compatibility: keys are hashed whatever it says (README, Access control).
+    apiKeyHashing: read.compat('SVC_FEATURES_API_KEY_HASHING', parseBoolean, true),
     policyEnforcement: read.bool('SVC_FEATURES_POLICY_ENFORCEMENT', true),
     maskLicense: read.bool('SVC_FEATURES_MASK_LICENSE', false),
     // spec §2.5: the public default looks inverted; we take the proposal (docs on in dev only).
@@ -265,8 +293,21 @@ function readLog(read: Reader, dataDir: string): Config['log'] {
     customerIdentifier: read.string('SVC_LOG_CUSTOMER_IDENTIFIER', ''),
     customerEnv: read.string('SVC_LOG_CUSTOMER_ENV', ''),
     customerRegion: read.string('SVC_LOG_CUSTOMER_REGION', ''),
-    datadogEnable: read.bool('SVC_LOG_DATADOG_ENABLE', false),
+    datadogEnable: read.compat('SVC_LOG_DATADOG_ENABLE', parseDatadog, 'false'),
   }
+}
+
+const DATADOG_VALUES = ['none', 'logs', 'metrics', 'all', 'true', 'false']
+
+/**
+ * SVC_LOG_DATADOG_ENABLE, accepted and ignored (no telemetry leaves the service): what the
+ * reference product's tooling passes, `none`, `logs`, `metrics`, `all` or a boolean.
+ */
+function parseDatadog(raw: string): Parsed<string> {
+  const value = raw.trim().toLowerCase()
+  const named = value === '1' ? 'true' : value === '0' ? 'false' : value
+  if (DATADOG_VALUES.includes(named)) return { ok: true, value: named }
+  return { ok: false, expected: 'one of none, logs, metrics, all, true, false' }
 }
 
 /**
@@ -328,45 +369,5 @@ function readTls(read: Reader, mode: Mode): Config['tls'] {
     selfSigned,
     certFile: read.string('SVC_TLS_CERT_FILE', ''),
     keyFile: read.string('SVC_TLS_KEY_FILE', ''),
-  }
-}
-
-/** Start-up checks of spec §4 that need no I/O. */
-export function checkConfig(config: Config, read: Reader): void {
-  const { kms, tls, service } = config
-  if (kms.uri === '' && !kms.allowLocal) {
-    read.problem(
-      'SVC_KMS_URI: no KMS is configured; set SVC_KMS_URI, or SVC_KMS_ALLOW_LOCAL=true with SVC_KMS_SEED',
-    )
-  } else if (kms.uri === '' && kms.seed === '' && !config.generateSecrets) {
-    read.problem(
-      'SVC_KMS_SEED: the local KMS has no seed; set SVC_KMS_SEED (or SVC_KMS_SEED_FILE), SVC_KMS_URI, or SVC_GENERATE_SECRETS=true',
-    )
-  }
-  if (tls.enable && !tls.selfSigned && (tls.certFile === '' || tls.keyFile === '')) {
-    read.problem(
-      'SVC_TLS_ENABLE: TLS is on but SVC_TLS_CERT_FILE and SVC_TLS_KEY_FILE are not both set; set them, or SVC_TLS_SELFSIGNED=true, or SVC_TLS_ENABLE=false',
-    )
-  }
-  if (config.database.kind === 'none') checkStateless(config, read)
-  if (service.defaultPageSize > service.maxPageSize) {
-    read.problem(
-      `SVC_SERVICE_DEFAULT_PAGE_SIZE: ${service.defaultPageSize} is above SVC_SERVICE_MAX_PAGE_SIZE (${service.maxPageSize})`,
-    )
-  }
-}
-
-/** Stateless mode (config.md §8): no database to audit into, and a seed every node shares. */
-function checkStateless(config: Config, read: Reader): void {
-  if (config.log.auditSink === 'database') {
-    read.problem(
-      'SVC_LOG_AUDIT_SINK: a stateless node (SVC_BACKING_STORE=none) has no database; set SVC_LOG_AUDIT_SINK to stdout or file',
-    )
-  }
-  const { kms } = config
-  if (kms.allowLocal && kms.uri === '' && kms.seed === '' && config.generateSecrets) {
-    read.problem(
-      'SVC_KMS_SEED: a stateless node cannot generate its seed (every node needs the same one); set SVC_KMS_SEED or seed in [kms] of secrets.toml',
-    )
   }
 }

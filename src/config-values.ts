@@ -152,7 +152,11 @@ type Names = string | readonly string[]
  * variable and its alternative spellings (alias, `…_FILE`); setting two of them in one source is
  * a problem. An empty value counts as unset, except where `keepEmpty` says it is meaningful.
  */
-export function createReader(sources: readonly Source[], problems: string[]) {
+export function createReader(
+  sources: readonly Source[],
+  problems: string[],
+  warnings: string[] = [],
+) {
   const find = finder(sources, problems)
 
   function value<T>(names: Names, parse: Parse<T>, fallback: T, keepEmpty = false): T {
@@ -164,9 +168,25 @@ export function createReader(sources: readonly Source[], problems: string[]) {
     return fallback
   }
 
+  /**
+   * A setting accepted only for compatibility (config.md §2.6): it changes nothing here, so a
+   * value we do not know is a warning for the log, never a failed start.
+   */
+  function compat<T>(name: string, parse: Parse<T>, fallback: T): T {
+    const found = find([name], false)
+    if (found === undefined) return fallback
+    const parsed = parse(found.raw, found.name)
+    if (parsed.ok) return parsed.value
+    warnings.push(
+      `${found.label}: ${JSON.stringify(found.raw.trim())} is not ${parsed.expected}; the setting is accepted for compatibility only and ignored`,
+    )
+    return fallback
+  }
+
   return {
     ...typedReaders(value),
     value,
+    compat,
     problem: (message: string) => void problems.push(message),
     isSet: (name: string) => find([name], false) !== undefined,
   }

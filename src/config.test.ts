@@ -3,22 +3,22 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { dev, problemsOf, SERVER_ENV, server } from '../test/helpers/config.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { DEV_KMS_SEED } from './config-sections.ts'
+import { DEV_KMS_SEED, LOCAL_ORIGINS } from './config-sections.ts'
 
 describe('defaults', () => {
-  it('gives dev mode an embedded database, a dev seed, open CORS and no TLS', () => {
+  it('gives dev mode an embedded database, a dev seed, local CORS, loopback and no TLS', () => {
     const config = dev()
     expect(config.devmode).toBe(true)
     expect(config.backingStore).toBe('sqlite')
     expect(config.database).toEqual({ kind: 'sqlite', file: join('./data', 'strongroom.db') })
     expect(config.kms).toMatchObject({ seed: DEV_KMS_SEED, allowLocal: true, uri: '' })
     expect(config.service).toMatchObject({
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       port: 8123,
       adminApiKey: 'pvaultauth',
       adminApiKeyIsDefault: true,
       adminMayReadData: true,
-      allowOrigins: ['*'],
+      allowOrigins: LOCAL_ORIGINS,
       components: ['data', 'control'],
       timeoutMs: 30_000,
       cacheRefreshIntervalMs: 30_000,
@@ -28,6 +28,7 @@ describe('defaults', () => {
     expect(config.tls).toEqual({ enable: false, selfSigned: false, certFile: '', keyFile: '' })
     expect(config.features.disableDocs).toBe(false)
     expect(config.db.gcRetentionPeriodMs).toBe(30 * 86_400_000)
+    expect(config.db.connectTimeoutMs).toBe(15_000)
     expect(config.log).toMatchObject({ level: 'info', auditSink: 'stdout' })
     expect(config.log.auditFile).toBe(join('./data', 'audit.log'))
     expect(config.expiration).toEqual({
@@ -42,6 +43,7 @@ describe('defaults', () => {
     expect(config.devmode).toBe(false)
     expect(config.service.adminMayReadData).toBe(false)
     expect(config.service.allowOrigins).toEqual([])
+    expect(config.service.host).toBe('0.0.0.0')
     expect(config.features.disableDocs).toBe(true)
     expect(config.database).toMatchObject({ kind: 'postgres', requireTls: true })
     expect(config.tls.enable).toBe(true)
@@ -49,9 +51,48 @@ describe('defaults', () => {
 
   it('refuses server mode without a KMS or TLS settings', () => {
     const problems = problemsOf(() => loadConfig({}, { files: false }))
-    expect(problems).toHaveLength(2)
+    expect(problems).toHaveLength(3)
     expect(problems[0]).toMatch(/^SVC_KMS_URI: no KMS is configured/)
     expect(problems[1]).toMatch(/^SVC_TLS_ENABLE: TLS is on but SVC_TLS_CERT_FILE/)
+    expect(problems[2]).toMatch(/^SVC_SERVICE_ADMIN_API_KEY: server mode refuses the dev Admin key/)
+  })
+
+  it('refuses the dev Admin key and short KMS seeds in server mode, saying how to make good ones', () => {
+    const problems = problemsOf(() =>
+      server({ SVC_SERVICE_ADMIN_API_KEY: 'pvaultauth', SVC_KMS_SEED: 'short-seed' }),
+    )
+    expect(problems).toEqual([
+      expect.stringMatching(/^SVC_SERVICE_ADMIN_API_KEY: .*openssl rand -base64 32/),
+      expect.stringMatching(/^SVC_KMS_SEED: .*at least 32 characters \(10 given\).*openssl rand/),
+    ])
+    // A generated Admin key replaces the default one; dev mode keeps its well-known values.
+    expect(server({ SVC_GENERATE_SECRETS: 'true', SVC_SERVICE_ADMIN_API_KEY: '' }).devmode).toBe(
+      false,
+    )
+    expect(dev({ SVC_KMS_SEED: 'short' }).kms.seed).toBe('short')
+  })
+
+  it('listens where SVC_SERVICE_LISTEN_ADDR says, in dev mode too', () => {
+    expect(dev({ SVC_SERVICE_LISTEN_ADDR: '0.0.0.0:8123' }).service.host).toBe('0.0.0.0')
+  })
+
+  it('accepts every value the vendor tooling passes to compatibility-only settings', () => {
+    for (const value of ['none', 'logs', 'metrics', 'all', 'true', 'false', '1', '0', 'ALL']) {
+      const config = dev({ SVC_LOG_DATADOG_ENABLE: value })
+      expect(config.warnings).toEqual([])
+    }
+    expect(dev({ SVC_LOG_DATADOG_ENABLE: 'none' }).log.datadogEnable).toBe('none')
+    const odd = dev({
+      SVC_LOG_DATADOG_ENABLE: 'traces',
+      SVC_SENTRY_ENABLE: 'maybe',
+      SVC_FEATURES_API_KEY_HASHING: 'sometimes',
+    })
+    expect(odd.warnings).toEqual([
+      expect.stringMatching(/^SVC_FEATURES_API_KEY_HASHING: "sometimes" is not a boolean/),
+      expect.stringMatching(/^SVC_LOG_DATADOG_ENABLE: "traces" is not one of none, logs/),
+      expect.stringMatching(/^SVC_SENTRY_ENABLE: "maybe" is not a boolean .*ignored$/),
+    ])
+    expect(odd.features.apiKeyHashing).toBe(true)
   })
 
   it('lets an explicit SVC_DEVMODE beat the devmode option', () => {

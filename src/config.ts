@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
-import { checkConfig, readConfig } from './config-sections.ts'
+import { checkConfig } from './config-checks.ts'
+import { readConfig } from './config-sections.ts'
 import { createReader, type ListenAddress, type Source, tomlToVariables } from './config-values.ts'
 import type { DatabaseOptions } from './storage/database.ts'
 
@@ -19,6 +20,8 @@ export const TRACES_SAMPLERS = [
 export type TracesSampler = (typeof TRACES_SAMPLERS)[number]
 
 export type Config = Readonly<{
+  /** Values of compatibility-only settings that were ignored: logged as warnings at start. */
+  warnings: readonly string[]
   devmode: boolean
   backingStore: BackingStore
   dataDir: string
@@ -37,6 +40,8 @@ export type Config = Readonly<{
   }>
   db: Readonly<{
     traceSql: boolean
+    /** SVC_DB_CONNECT_TIMEOUT (project-specific): how long a start waits for PostgreSQL. */
+    connectTimeoutMs: number
     maskConfig: boolean
     maxStringLength: number
     maxBlobLength: number
@@ -83,6 +88,8 @@ export type Config = Readonly<{
     actionsHttpCallRole: string
     apiKeyExpirationSecs: number
     errorUrlBase: string
+    /** SVC_SERVICE_ERROR_CODE_PREFIX (project-specific): `ERR` in `ERRnnnn`, e.g. `PV`. */
+    errorCodePrefix: string
     bodyLimitBytes: number
   }>
   /** SVC_METRICS_* (project-specific): where GET /metrics is served, and its credential. */
@@ -139,7 +146,8 @@ export type Config = Readonly<{
     customerIdentifier: string
     customerEnv: string
     customerRegion: string
-    datadogEnable: boolean
+    /** Accepted and ignored: `none`, `logs`, `metrics`, `all`, `true` or `false`. */
+    datadogEnable: string
   }>
   sentryEnable: boolean
   /** `enable` is true whenever `selfSigned` is (spec §2.7: self-signed overrides enable). */
@@ -174,6 +182,7 @@ const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SER
   DB_MAX_IDLE_CONNS DB_CONN_MAX_LIFETIME_MINUTES DB_MIGRATION_AUTO_RUN DB_MIGRATION_ENABLE_RETRIES
   DB_MIGRATION_INITIAL_WAIT_BETWEEN_RETRIES DB_MIGRATION_MAX_WAIT_BETWEEN_RETRIES
   DB_MIGRATION_MAX_RETRIES DB_MIGRATION_ENABLE_CLEAN_DATABASE_VALIDATION DB_TRACE_SQL
+  DB_CONNECT_TIMEOUT
   DB_MASK_CONFIG DB_MAX_STRING_LENGTH DB_MAX_BLOB_LENGTH DB_MAX_TOKEN_TAGS DB_GC_RETENTION_PERIOD
   DB_GC_GRACE_PERIOD_DAYS DB_GC_BATCH_SIZE
   KMS_URI KMS_SEED KMS_EXPORT_URI KMS_EXPORT_SEED KMS_ALLOW_LOCAL KMS_REENCRYPT_BATCH_SIZE
@@ -188,6 +197,7 @@ const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SER
   SERVICE_UPDATE_SCHEMA_ON_START SERVICE_COMPONENTS SERVICE_WORKER_PRIORITY
   SERVICE_PCI_RESTRICTIONS SERVICE_ALLOWED_HTTP_DESTINATIONS SERVICE_ALLOWED_PCI_HTTP_DESTINATIONS
   SERVICE_ACTIONS_HTTP_CALL_ROLE SERVICE_API_KEY_EXPIRATION_SECS SERVICE_ERROR_URL_BASE
+  SERVICE_ERROR_CODE_PREFIX
   SERVICE_BODY_LIMIT_BYTES
   FEATURES_ENCRYPTION FEATURES_API_KEY_HASHING FEATURES_POLICY_ENFORCEMENT FEATURES_MASK_LICENSE
   FEATURES_DISABLE_DOCS FEATURES_DISABLE_JAVASCRIPT FEATURES_DISABLE_IDP_JWKS
@@ -230,8 +240,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     sources.push(...readConfigFile(configDir, problems))
     if (isStateless(sources)) sources.push(...readSecretsKms(configDir, problems))
   }
-  const read = createReader(sources, problems)
-  const config = readConfig(read, configDir, options.devmode ?? false)
+  const warnings: string[] = []
+  const read = createReader(sources, problems, warnings)
+  const config = { ...readConfig(read, configDir, options.devmode ?? false), warnings }
   checkConfig(config, read)
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze(config)

@@ -6,28 +6,21 @@ import { enableCompileCache } from 'node:module'
 // modules of the dependencies, which is most of the start-up time.
 enableCompileCache()
 
-const USAGE = `Usage: strongroom <command> [options]
+const { COMMANDS, parseCommandLine, version } = await import('./usage.ts')
 
-Commands:
-  serve [--dev]     run an API node (npm start runs \`serve --dev\`)
-  migrate [--dev]   apply pending database migrations and exit
-
-Configuration comes from SVC_* environment variables and $SVC_CONFIG_DIR/config.toml;
-see .env.example for every variable.`
-
-type Command = (args: string[]) => Promise<number>
-
-// Commands are imported after the cache is enabled, so their modules load through it.
-const commands: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./commands/serve.ts')).runServe,
-  migrate: async () => (await import('./commands/migrate.ts')).runMigrate,
-}
-
-const [name, ...rest] = process.argv.slice(2)
-const load = name === undefined ? undefined : commands[name]
-if (load === undefined) {
-  console.error(USAGE)
-  process.exitCode = name === undefined || name === 'help' || name === '--help' ? 0 : 2
+const parsed = parseCommandLine(process.argv.slice(2))
+if (parsed.kind === 'usage') {
+  console.log(parsed.text)
+  process.exitCode = 0
+} else if (parsed.kind === 'version') {
+  console.log(version())
+  process.exitCode = 0
+} else if (parsed.kind === 'error') {
+  // One line, and exit 2: the command line is wrong, not the service.
+  console.error(`strongroom: ${parsed.message}`)
+  process.exitCode = 2
 } else {
-  process.exitCode = await (await load())(rest)
+  // Commands are imported after the cache is enabled, so their modules load through it.
+  const run = await COMMANDS[parsed.command].load()
+  process.exitCode = await run(parsed.options)
 }

@@ -131,11 +131,7 @@ function fromFastify(error: FastifyError): ErrorResponse | undefined {
  * code; schema failures are 400 ERR1012; everything else is a generic 500 whose details are
  * only logged (with the request id), never sent.
  */
-export function toErrorResponse(
-  error: unknown,
-  log: FastifyBaseLogger,
-  errorUrlBase = '',
-): ErrorResponse {
+export function toErrorResponse(error: unknown, log: FastifyBaseLogger): ErrorResponse {
   let response: ErrorResponse | undefined
   if (isVaultError(error)) {
     response = {
@@ -158,6 +154,22 @@ export function toErrorResponse(
       'An unexpected error occurred. The request ID identifies it in the service log.',
     )
   }
-  if (errorUrlBase) response.body.error_url = `${errorUrlBase}#${response.body.error_code}`
   return response
+}
+
+/**
+ * How clients see error codes: `codePrefix` replaces `ERR` (SVC_SERVICE_ERROR_CODE_PREFIX, e.g.
+ * `PV3005` for applications written against the reference product), and `error_url` links the
+ * code under `urlBase` (SVC_SERVICE_ERROR_URL_BASE; errors.md §1: omitted when that is empty).
+ */
+export type ErrorStyle = Readonly<{ codePrefix: string; urlBase: string }>
+
+export const SPEC_ERROR_STYLE: ErrorStyle = { codePrefix: 'ERR', urlBase: '' }
+
+export function styleErrorBody(body: ErrorBody, style: ErrorStyle): ErrorBody {
+  if (style.codePrefix === 'ERR' && style.urlBase === '') return body
+  const code = body.error_code.replace(/^ERR/, style.codePrefix)
+  const styled: ErrorBody = { ...body, error_code: code }
+  if (style.urlBase) styled.error_url = `${style.urlBase}#${code}`
+  return styled
 }

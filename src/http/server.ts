@@ -16,7 +16,7 @@ import { VaultError } from '../core/errors.ts'
 import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
-import { toErrorResponse } from './errors.ts'
+import { type ErrorStyle, styleErrorBody, toErrorResponse } from './errors.ts'
 import { registerJsonBodyParser } from './json-body.ts'
 import { type MetricsEndpoint, registerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
@@ -47,7 +47,8 @@ export type ServerOptions = Readonly<{
   timeoutMs: number
   allowOrigins: readonly string[]
   components: readonly ('data' | 'control')[]
-  errorUrlBase: string
+  /** How error bodies name their codes (`ERRnnnn` or another prefix) and link them. */
+  errorStyle: ErrorStyle
   useXff: boolean
   /** Serve the OpenAPI document at /openapi.json (off with SVC_FEATURES_DISABLE_DOCS). */
   isDocsEnabled: boolean
@@ -122,6 +123,27 @@ function toPattern(url: string): RegExp {
   return new RegExp(`^${escaped}/?$`)
 }
 
+/** An allowed CORS origin; one ending in `:*` allows any port (`http://localhost:*`). */
+function originMatcher(origin: string): string | RegExp {
+  if (!origin.endsWith(':*')) return origin
+  const base = origin.slice(0, -2).replace(/[.+?^${}()|[\]\\/*]/g, '\\$&')
+  return new RegExp(`^${base}(:\\d+)?$`)
+}
+
+/**
+ * An operation that takes no body, called with an empty body and a content type (Python's
+ * `requests` sessions send `Content-Type: application/json` on every call), is served as if no
+ * content type was sent: there is nothing to parse.
+ */
+function ignoreEmptyBodyType(req: FastifyRequest, takesBody: boolean): void {
+  const { headers } = req
+  if (takesBody || headers['content-type'] === undefined) return
+  const length = headers['content-length']
+  const isEmpty =
+    length === '0' || (length === undefined && headers['transfer-encoding'] === undefined)
+  if (isEmpty) delete headers['content-type']
+}
+
 function family(url: string): 'data' | 'control' | 'system' {
   if (url.startsWith('/api/pvlt/1.0/data/')) return 'data'
   if (url.startsWith('/api/pvlt/1.0/ctl/')) return 'control'
@@ -151,9 +173,12 @@ function abortedPromise(signal: AbortSignal): Promise<never> {
  */
 function sendFrameworkError(options: ServerOptions) {
   return (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
+    const { status, body } = toErrorResponse(error, req.log)
     reply.header('x-request-id', req.id)
-    return reply.code(status).type('application/json; charset=utf-8').send(body)
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(styleErrorBody(body, options.errorStyle))
   }
 }
 
@@ -161,7 +186,11 @@ function sendFrameworkError(options: ServerOptions) {
  * Requests Node's HTTP parser refuses (an unknown method, malformed or oversized headers): the
  * spec's error body, written on the socket, which is then closed.
  */
-function sendClientError(error: Error & { code?: string }, socket: Duplex): void {
+function sendClientError(
+  error: Error & { code?: string },
+  socket: Duplex,
+  style: ErrorStyle,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const [status, reason, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
@@ -169,7 +198,9 @@ function sendClientError(error: Error & { code?: string }, socket: Duplex): void
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request was not received in time.']
         : [400, 'Bad Request', 'The request is not valid HTTP/1.1: check its method and headers.']
-  const body = JSON.stringify({ error_code: ERRORS.invalidRequest.code, message, context: {} })
+  const body = JSON.stringify(
+    styleErrorBody({ error_code: ERRORS.invalidRequest.code, message, context: {} }, style),
+  )
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -180,15 +211,19 @@ function sendClientError(error: Error & { code?: string }, socket: Duplex): void
 
 function sendError(app: FastifyInstance, services: Services, options: ServerOptions) {
   return async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
+    const { status, body } = toErrorResponse(error, req.log)
     if (req.ctx !== undefined && !isPublic(req)) {
+      // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       await services.audit
         .record(req.ctx, { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
     }
-    return reply.code(status).type('application/json; charset=utf-8').send(body)
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(styleErrorBody(body, options.errorStyle))
   }
 }
 
@@ -223,7 +258,7 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     forceCloseConnections: 'idle',
     schemaController: { compilersFactory: lazyCompilers },
     frameworkErrors: sendFrameworkError(options),
-    clientErrorHandler: sendClientError,
+    clientErrorHandler: (error, socket) => sendClientError(error, socket, options.errorStyle),
     serverFactory: (fastifyHandler) => {
       const handler = options.observer?.wrapListener?.(fastifyHandler) ?? fastifyHandler
       return options.tls
@@ -255,7 +290,7 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
       done(req.method === 'OPTIONS' ? preflightError(req) : undefined)
     })
     app.register(cors, {
-      origin: options.allowOrigins.includes('*') ? '*' : [...options.allowOrigins],
+      origin: options.allowOrigins.includes('*') ? '*' : options.allowOrigins.map(originMatcher),
     })
   }
 
@@ -266,7 +301,8 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
     if (urlFamily !== 'system' && !options.components.includes(urlFamily))
       throw new VaultError('routeNotFound')
     // routeOptions builds a new object on every access: read it once.
-    const { config, url } = req.routeOptions
+    const { config, url, schema } = req.routeOptions
+    ignoreEmptyBodyType(req, schema?.body !== undefined)
     if (config.operation === undefined) return
     const controller = new AbortController()
     if (!config.isTimeoutExempt) {
@@ -330,6 +366,6 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
 
   if (options.isDocsEnabled) registerOpenApi(app, options.version)
   if (options.metrics) registerMetrics(app, options.metrics)
-  for (const routes of ROUTES) app.register(routes, { services })
+  for (const routes of ROUTES) app.register(routes, { services, errorStyle: options.errorStyle })
   return app
 }

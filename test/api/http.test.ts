@@ -6,6 +6,7 @@ import { Type } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app.ts'
+import { SERVER_SECRETS } from '../helpers/config.ts'
 import {
   API,
   startTestServer,
@@ -199,11 +200,19 @@ describe('HTTP conventions', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
   })
 
-  it('allows any origin in dev mode', async () => {
-    const res = await server.request('GET', `${API}/system/info/version`, {
-      headers: { origin: 'https://app.example' },
-    })
-    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+  it('allows only local origins in dev mode', async () => {
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:5173', 'http://localhost']) {
+      const res = await server.request('GET', `${API}/system/info/version`, {
+        headers: { origin },
+      })
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin)
+    }
+    for (const origin of ['https://app.example', 'http://localhost.example.com:3000']) {
+      const res = await server.request('GET', `${API}/system/info/version`, {
+        headers: { origin },
+      })
+      expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    }
   })
 })
 
@@ -217,11 +226,20 @@ describe('HTTP components and shutdown', () => {
     await server.close()
   })
 
+  it('allows any origin in dev mode when SVC_SERVICE_ALLOW_ORIGINS says so', async () => {
+    const server = await startTestServer({ env: { SVC_SERVICE_ALLOW_ORIGINS: '*' } })
+    const res = await server.request('GET', `${API}/system/info/version`, {
+      headers: { origin: 'https://app.example' },
+    })
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    await server.close()
+  })
+
   it('sends no CORS headers in server mode by default', async () => {
     const server = await startTestServer({
       env: {
+        ...SERVER_SECRETS,
         SVC_DEVMODE: 'false',
-        SVC_KMS_SEED: 'seed',
         SVC_KMS_ALLOW_LOCAL: 'true',
         SVC_TLS_ENABLE: 'false',
       },

@@ -50,7 +50,7 @@ describeEngines('read objects', (engine) => {
         name: ALICE.name,
         'ssn.mask': '***-**-4357',
         'email.mask': 'a****@gmail.com',
-        'phone.mask': '+*******2795',
+        'phone.mask': '********2795',
         'birth.age': 39,
         _tenant_id: null,
       })

@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../helpers/cli.ts'
+import { logLines, runCli, startCli } from '../helpers/cli.ts'
 import { findTestPostgres } from '../helpers/postgres.ts'
 import { fetchJson, sharedPostgres } from '../helpers/server.ts'
 
@@ -62,6 +62,43 @@ describe('strongroom serve', () => {
     expect(output).toContain('SVC_KMS_URI')
   })
 
+  it('starts with every value the vendor tooling passes to SVC_LOG_DATADOG_ENABLE; warns on others', async () => {
+    for (const value of ['none', 'logs', 'metrics', 'all', 'true', 'false']) {
+      const running = await startCli(['serve', '--dev'], {
+        SVC_BACKING_STORE: 'memory',
+        SVC_LOG_DATADOG_ENABLE: value,
+      })
+      expect(await running.stop()).toBe(0)
+      expect(running.output()).not.toContain('SVC_LOG_DATADOG_ENABLE')
+    }
+    const odd = await startCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_LOG_DATADOG_ENABLE: 'traces',
+      SVC_SENTRY_ENABLE: 'maybe',
+    })
+    expect(await odd.stop()).toBe(0)
+    const warnings = logLines(odd.output()).filter((line) => line.level === 'warn')
+    expect(warnings.map((line) => line.msg)).toEqual([
+      expect.stringMatching(
+        /^SVC_LOG_DATADOG_ENABLE: "traces" is not one of none, logs, .*ignored$/,
+      ),
+      expect.stringMatching(/^SVC_SENTRY_ENABLE: "maybe" is not a boolean .*ignored$/),
+    ])
+  })
+
+  it('refuses server mode with the dev Admin key or a short KMS seed, saying how to make good ones', async () => {
+    const { code, output } = await runCli(['serve'], {
+      SVC_BACKING_STORE: 'memory',
+      SVC_TLS_ENABLE: 'false',
+      SVC_KMS_ALLOW_LOCAL: 'true',
+      SVC_KMS_SEED: 'seed',
+    })
+    expect(code).toBe(2)
+    expect(output).toContain('server mode refuses the dev Admin key pvaultauth')
+    expect(output).toContain('at least 32 characters (4 given)')
+    expect(output).toContain('openssl rand -base64 32')
+  })
+
   it('refuses stateless mode without its configuration directory', async () => {
     const missing = join(dir, 'no-such-conf')
     const { code, output } = await runCli(['serve', '--dev'], {
@@ -85,11 +122,59 @@ describe('strongroom migrate', () => {
     expect(second.output).toMatch(/up to date/)
   })
 
-  it('prints usage for an unknown command', async () => {
+  it('says in one line that a command is unknown, and exits 2', async () => {
     const { code, output } = await runCli(['frobnicate'], {})
     expect(code).toBe(2)
-    expect(output).toContain('Usage: strongroom')
+    expect(output.trim().split('\n')).toEqual([
+      'strongroom: unknown command frobnicate; the commands are serve, migrate (see strongroom --help)',
+    ])
   })
+})
+
+describe('strongroom serve when PostgreSQL cannot be reached', () => {
+  it('says where it connects, retries visibly and gives up in time, naming what it tried', async () => {
+    const { code, output } = await runCli(['serve', '--dev'], {
+      SVC_BACKING_STORE: 'postgres',
+      SVC_DB_HOSTNAME: '127.0.0.1',
+      SVC_DB_PORT: '1',
+      SVC_DB_CONNECT_TIMEOUT: '1500ms',
+      SVC_LOG_LEVEL: 'error',
+    })
+    expect(code).toBe(1)
+    const lines = logLines(output)
+    expect(lines[0]?.msg).toBe(
+      'Connecting to PostgreSQL at 127.0.0.1:1 (user pvault, database pvault)',
+    )
+    const retries = lines.filter((line) => line.level === 'warn')
+    expect(retries.length).toBeGreaterThan(0)
+    expect(retries[0]?.msg).toMatch(/failed \(attempt 1: .*ECONNREFUSED.*\); retrying in/)
+    const fatal = lines.find((line) => line.level === 'fatal')
+    expect(fatal?.msg).toMatch(
+      /cannot connect to PostgreSQL at 127.0.0.1:1 \(user pvault, database pvault\) within 1.5 s: .*ECONNREFUSED.*SVC_DB_HOSTNAME/,
+    )
+  })
+
+  it.skipIf(pgUrl === undefined)(
+    'names the cause the server gives, such as a missing role',
+    async () => {
+      const url = new URL(pgUrl as string)
+      const { code, output } = await runCli(['migrate'], {
+        SVC_BACKING_STORE: 'postgres',
+        SVC_DB_HOSTNAME: url.hostname,
+        SVC_DB_PORT: url.port || '5432',
+        SVC_DB_USER: 'no_such_role',
+        SVC_DB_CONNECT_TIMEOUT: '1s',
+        SVC_DB_REQUIRE_TLS: 'false',
+        SVC_KMS_SEED: 'x'.repeat(32),
+        SVC_SERVICE_ADMIN_API_KEY: 'Test-admin-key-0123456789',
+        SVC_TLS_ENABLE: 'false',
+        SVC_KMS_ALLOW_LOCAL: 'true',
+      })
+      expect(code).toBe(1)
+      expect(output).toContain(`Connecting to PostgreSQL at ${url.hostname}:${url.port || '5432'}`)
+      expect(output).toMatch(/role "no_such_role" does not exist/)
+    },
+  )
 })
 
 describe.skipIf(pgUrl === undefined)('strongroom serve on PostgreSQL', () => {

@@ -19,13 +19,28 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, SVC_LOG_LEVEL: 'warn', SVC_LOG_AUDIT_SINK: 'none', ...env }
 }
 
+/** What starts the command: this Node on bin/strongroom.js, another Node, or `npm start`. */
+export type Launcher = { readonly command: string; readonly args: string[]; readonly cwd?: string }
+
+export const PROJECT_DIR = resolve(import.meta.dirname, '../..')
+export const BIN = MAIN
+
+/** This process's environment without SVC_* variables, plus `extra`. */
+export function envWithoutSettings(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+  )
+  return { ...clean, ...extra }
+}
+
 /** Runs a command to completion: exit code and everything it printed. */
 export function runCli(
   args: string[],
   env: Record<string, string>,
+  launcher: Launcher = { command: process.execPath, args: [MAIN] },
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: baseEnv(env) })
+    const child = spawn(launcher.command, [...launcher.args, ...args], { env: baseEnv(env) })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
@@ -64,9 +79,11 @@ export function startCli(
   args: string[],
   env: Record<string, string>,
   addressIn: (output: string) => string | undefined = bannerAddress,
+  launcher: Launcher = { command: process.execPath, args: [MAIN] },
 ): Promise<Running> {
-  const child = spawn(process.execPath, [MAIN, ...args], {
+  const child = spawn(launcher.command, [...launcher.args, ...args], {
     env: baseEnv({ SVC_SERVICE_LISTEN_ADDR: '127.0.0.1:0', ...env }),
+    cwd: launcher.cwd,
   })
   let output = ''
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))

@@ -3,10 +3,16 @@ import { ConfigError, type Env, loadConfig } from '../../src/config.ts'
 
 export const dev = (env: Env = {}) => loadConfig(env, { devmode: true, files: false })
 
-/** The least a server-mode start needs: a local KMS and some TLS. */
+/** Server mode refuses the dev Admin key and KMS seeds shorter than 32 characters. */
+export const SERVER_SECRETS = {
+  SVC_SERVICE_ADMIN_API_KEY: 'Test-admin-key-0123456789',
+  SVC_KMS_SEED: 'test-seed-of-thirty-two-characters!',
+}
+
+/** The least a server-mode start needs: a local KMS, an Admin key and some TLS. */
 export const SERVER_ENV = {
+  ...SERVER_SECRETS,
   SVC_KMS_ALLOW_LOCAL: 'true',
-  SVC_KMS_SEED: 'seed',
   SVC_TLS_SELFSIGNED: 'true',
 }
 export const server = (env: Env = {}) => loadConfig({ ...SERVER_ENV, ...env }, { files: false })

@@ -2,11 +2,12 @@
 import { runMigrations } from '../../app.ts'
 import { logStartupFailure } from '../../app-logger.ts'
 import { loadConfig } from '../../config.ts'
+import type { CommandOptions } from '../usage.ts'
 
-export async function runMigrate(args: string[]): Promise<number> {
+export async function runMigrate(options: CommandOptions): Promise<number> {
   try {
-    const config = loadConfig(undefined, { devmode: args.includes('--dev') })
-    const { applied, version } = await runMigrations(config)
+    const config = loadConfig(undefined, { devmode: options.dev })
+    const { applied, version } = await runMigrations(config, (line) => console.error(line))
     console.log(
       applied.length > 0
         ? `Applied migrations ${applied.join(', ')}; schema version ${version}.`

@@ -1,15 +1,14 @@
 // src/cli/commands/serve.ts: `strongroom serve`: runs the API node until SIGTERM/SIGINT
-import { parseArgs } from 'node:util'
 import { type App, closeOnSignals, createApp, logStartup } from '../../app.ts'
 import { logStartupFailure } from '../../app-logger.ts'
 import { loadConfig } from '../../config.ts'
+import type { CommandOptions } from '../usage.ts'
 
 /** `serve [--dev]`: `--dev` turns dev mode on unless SVC_DEVMODE says otherwise. */
-export async function runServe(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { dev: { type: 'boolean', default: false } } })
+export async function runServe(options: CommandOptions): Promise<number> {
   let app: App
   try {
-    app = await createApp(loadConfig(undefined, { devmode: values.dev }))
+    app = await createApp(loadConfig(undefined, { devmode: options.dev }))
   } catch (error) {
     return logStartupFailure(error)
   }

@@ -3,13 +3,7 @@ import type { BuiltinType } from './data-type.ts'
 import { invalid, valid } from './data-type.ts'
 import { checkEmail, checkEmailStrict } from './email.ts'
 import { matching, stringType } from './string-type.ts'
-import {
-  constantMask,
-  maskDigitsButLast,
-  maskEmail,
-  maskWords,
-  maskZipCode,
-} from './transformers/mask.ts'
+import { constantMask, maskEmail, maskPhone, maskWords, maskZipCode } from './transformers/mask.ts'
 import { maskUrl } from './transformers/mask-structured.ts'
 import { checkUrl } from './url.ts'
 
@@ -52,7 +46,7 @@ export const PERSONAL_TYPES: readonly BuiltinType[] = [
     name: 'PHONE_NUMBER',
     description: 'A phone number (E.164-like).',
     check: checkPhoneNumber,
-    mask: (text) => maskDigitsButLast(text, 4),
+    mask: maskPhone,
   }),
   stringType({
     name: 'ZIP_CODE_US',

@@ -38,14 +38,32 @@ async function pciId(tx: Repos, envelope: Envelope, draft: Draft): Promise<strin
     row.fingerprint ?? fingerprintOf(envelope, { ...plan, collection: row.collection })
   const existing = await tx.tokens.findReuse(namespace, fingerprint)
   if (existing !== undefined) {
+    refuseOtherGivenId(draft, existing)
     await tx.tokens.claimIds(row.collection, [{ tokenId: existing, type: plan.type }])
     return existing
   }
   const candidate = await claimOne(tx, draft)
+  // A concurrent call may have claimed the fingerprint first: its ID wins, and a different
+  // given token_id is refused (the transaction rolls back what this call claimed).
   const winner = await tx.tokens.claimReuse(namespace, fingerprint, candidate)
-  if (winner !== candidate)
+  if (winner !== candidate) {
+    refuseOtherGivenId(draft, winner)
     await tx.tokens.claimIds(row.collection, [{ tokenId: winner, type: plan.type }])
+  }
   return winner
+}
+
+/**
+ * tokens.md §2: values that already have a pci token keep its ID; a request naming another
+ * `token_id` for them is refused (409 ERR9001) instead of creating a second ID for one value.
+ */
+function refuseOtherGivenId(draft: Draft, holder: string): void {
+  const given = draft.plan.givenId
+  if (given === undefined || given === holder) return
+  throw new VaultError('alreadyExists', {
+    message: `Equal values already have a ${draft.plan.type} token in this collection and scope under another ID; send that token's ID as token_id, or no token_id.`,
+    context: { token_id: given.slice(0, 128), field: `[${draft.plan.index}].token_id` },
+  })
 }
 
 async function deterministicClaim(tx: Repos, draft: Draft): Promise<string> {

@@ -99,7 +99,8 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
   )
 }
 
-export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
+export const cryptoRoutes: RoutesPlugin = async (app, options) => {
+  const { services } = options
   const { crypto } = services
 
   app.post(
@@ -217,5 +218,5 @@ export const cryptoRoutes: RoutesPlugin = async (app, { services }) => {
     async (req) => crypto.hash(req.ctx, req.params.collection, req.body),
   )
 
-  app.register(blobRoutes, { services })
+  app.register(blobRoutes, options)
 }

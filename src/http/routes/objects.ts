@@ -21,7 +21,7 @@ import {
 } from '../../contract/objects.ts'
 import type { ObjectsPage } from '../../core/objects/reading.ts'
 import type { BulkResult } from '../../core/writes/bulk.ts'
-import { toErrorResponse } from '../errors.ts'
+import { type ErrorStyle, styleErrorBody, toErrorResponse } from '../errors.ts'
 import { isTrue } from '../query.ts'
 import type { RoutesPlugin } from './types.ts'
 
@@ -46,18 +46,22 @@ function toPage(page: ObjectsPage) {
 }
 
 /** Per-item errors use the one error body (http/errors.ts), like whole-request errors. */
-function toBulk(req: FastifyRequest, result: BulkResult) {
+function toBulk(req: FastifyRequest, result: BulkResult, style: ErrorStyle) {
   return {
     ok: result.ok,
     results: result.results.map((item) =>
       item.ok
         ? { ok: true, id: item.id }
-        : { ok: false, id: item.id, error: toErrorResponse(item.error, req.log).body },
+        : {
+            ok: false,
+            id: item.id,
+            error: styleErrorBody(toErrorResponse(item.error, req.log).body, style),
+          },
     ),
   }
 }
 
-export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
+export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle }) => {
   const { objects } = services
   const collection = { params: CollectionObjectsParams }
   const one = { params: ObjectParams }
@@ -110,6 +114,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
       toBulk(
         req,
         await objects.addMany(req.ctx, req.params.collection, req.body, writeOptions(req.query)),
+        errorStyle,
       ),
   )
 
@@ -258,6 +263,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
       return toBulk(
         req,
         await objects.updateMany(req.ctx, req.params.collection, req.body, options),
+        errorStyle,
       )
     },
   )
@@ -300,7 +306,8 @@ export const objectsRoutes: RoutesPlugin = async (app, { services }) => {
     async (req) => {
       const ids = req.body.map((item) => item.id)
       const options = { isArchived: isArchived(req.query.options) }
-      return toBulk(req, await objects.deleteMany(req.ctx, req.params.collection, ids, options))
+      const result = await objects.deleteMany(req.ctx, req.params.collection, ids, options)
+      return toBulk(req, result, errorStyle)
     },
   )
 

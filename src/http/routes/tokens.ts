@@ -26,7 +26,7 @@ import {
   UpdateTokenRequest,
   UpdateTokensQuery,
 } from '../../contract/tokens.ts'
-import { toErrorResponse } from '../errors.ts'
+import { styleErrorBody, toErrorResponse } from '../errors.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/data/collections/:collection'
@@ -41,7 +41,7 @@ const selectionOf = (q: SelectionQuery) => ({
 const has = (options: readonly string[] | undefined, name: string) =>
   options?.includes(name) ?? false
 
-export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
+export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) => {
   const { tokens } = services
   const params = TokensParams
 
@@ -290,7 +290,10 @@ export const tokensRoutes: RoutesPlugin = async (app, { services }) => {
       )
       const results = result.results.map((item) => {
         if (item.error === undefined) return { token_id: item.token_id, ok: item.ok }
-        const error: ErrorBody = toErrorResponse(item.error, req.log).body
+        const error: ErrorBody = styleErrorBody(
+          toErrorResponse(item.error, req.log).body,
+          errorStyle,
+        )
         return { token_id: item.token_id, ok: false, error }
       })
       return { ok: result.ok, results }

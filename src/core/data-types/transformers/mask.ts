@@ -16,6 +16,15 @@ export function maskDigitsButLast(value: string, keep: number): string {
   return value.replace(/\d/g, (digit) => (remaining-- > 0 ? STAR : digit))
 }
 
+/**
+ * PHONE_NUMBER: every digit but the last 4 becomes `*`, and so does a leading `+`, as the
+ * reference product answers (`+972541234567` → `*********4567`); separators stay.
+ */
+export function maskPhone(value: string): string {
+  const masked = maskDigitsButLast(value, 4)
+  return masked.startsWith('+') ? `${STAR}${masked.slice(1)}` : masked
+}
+
 /** Every non-whitespace character becomes `*`; past 30 characters, cut and append `...`. */
 export function maskText(value: string): string {
   const chars = Array.from(value)
