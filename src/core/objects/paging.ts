@@ -90,3 +90,43 @@ export async function readVerifiedPage(
       : await repo.countAfter(filter, conditions, positionOf(last), maxRemainingCount)
   return finish(records, Math.min(remaining, maxRemainingCount), request)
 }
+
+/**
+ * Rows a scanned search reads and checks at a time (data-model §5.2): the most it holds in
+ * memory besides the page it fills. Between batches it yields to the event loop.
+ */
+export const SCAN_BATCH = 500
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * A page of a scanned search: the rows matching the store conditions (indexed ones narrow them
+ * first) are read in creation order a batch at a time and kept when `verify` accepts them. Past
+ * a full page the scan goes on only to count what follows, up to the remaining-count cap, so
+ * `remaining_count` is exact. It stops with the call's time (`signal`: 503 ERR1009).
+ */
+export async function readScannedPage(
+  query: PageQuery,
+  request: PageRequest,
+  verify: Verify,
+  signal: AbortSignal,
+): Promise<Page> {
+  const { repo, filter, conditions, maxRemainingCount } = query
+  const records: ObjectRecord[] = []
+  let remaining = 0
+  let position = request.position
+  for (;;) {
+    signal.throwIfAborted()
+    const batch = await repo.search(filter, conditions, position, SCAN_BATCH)
+    signal.throwIfAborted()
+    for (const row of verify(batch)) {
+      if (records.length < request.pageSize) records.push(row)
+      else remaining++
+    }
+    const last = batch.at(-1)
+    if (last === undefined || batch.length < SCAN_BATCH || remaining >= maxRemainingCount) break
+    position = positionOf(last)
+    await nextTurn()
+  }
+  return finish(records, Math.min(remaining, maxRemainingCount), request)
+}
