@@ -1,6 +1,7 @@
 // src/core/objects/paging.ts: keyset pages of objects in creation order, remaining counts and query-bound cursors
 import { encodeCursor, type PagePosition } from '../paging/cursor.ts'
 import type { PageRequest } from '../paging/pages.ts'
+import type { ValueChecks } from './scan.ts'
 import type { ObjectFilter, ObjectRecord, ObjectsRepo, SearchCondition } from './store.ts'
 
 export type Page = Readonly<{ records: ObjectRecord[]; remaining: number; cursor: string }>
@@ -101,32 +102,35 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * A page of a scanned search: the rows matching the store conditions (indexed ones narrow them
- * first) are read in creation order a batch at a time and kept when `verify` accepts them. Past
- * a full page the scan goes on only to count what follows, up to the remaining-count cap, so
- * `remaining_count` is exact. It stops with the call's time (`signal`: 503 ERR1009).
+ * first) are read in creation order a batch at a time, with only the checked properties' sealed
+ * values, and kept when their decrypted values pass. Past a full page the scan goes on only to
+ * count what follows, up to the remaining-count cap, so `remaining_count` is exact. The page's
+ * rows are then read whole. The scan stops with the call's time (`signal`: 503 ERR1009).
  */
 export async function readScannedPage(
   query: PageQuery,
   request: PageRequest,
-  verify: Verify,
+  checks: ValueChecks,
   signal: AbortSignal,
 ): Promise<Page> {
   const { repo, filter, conditions, maxRemainingCount } = query
-  const records: ObjectRecord[] = []
+  const kept: PagePosition[] = []
   let remaining = 0
   let position = request.position
   for (;;) {
     signal.throwIfAborted()
-    const batch = await repo.search(filter, conditions, position, SCAN_BATCH)
+    const batch = await repo.scan(filter, conditions, position, SCAN_BATCH, checks.properties)
     signal.throwIfAborted()
-    for (const row of verify(batch)) {
-      if (records.length < request.pageSize) records.push(row)
+    const passed = checks.check(batch.map((row) => ({ ...row, collection: filter.collection })))
+    for (const [i, row] of batch.entries()) {
+      if (!passed[i]) continue
+      if (kept.length < request.pageSize) kept.push({ createdAt: row.createdAt, id: row.id })
       else remaining++
     }
     const last = batch.at(-1)
     if (last === undefined || batch.length < SCAN_BATCH || remaining >= maxRemainingCount) break
-    position = positionOf(last)
+    position = { createdAt: last.createdAt, id: last.id }
     await nextTurn()
   }
-  return finish(records, Math.min(remaining, maxRemainingCount), request)
+  return finish(await rowsAt(query, kept), Math.min(remaining, maxRemainingCount), request)
 }

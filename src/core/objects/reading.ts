@@ -16,7 +16,7 @@ import { type Page, readPage, readScannedPage, readVerifiedPage, type Verify } f
 import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts'
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
-import { valueVerifier } from './scan.ts'
+import { valueChecks, verifierOf } from './scan.ts'
 import { type ObjectsQuery, planSearch } from './search.ts'
 import type { ObjectFilter, ObjectRecord, SearchCondition } from './store.ts'
 
@@ -166,8 +166,8 @@ export function createReading(deps: ObjectsDeps) {
     pageSizeOf(request.pageSize, settings)
     if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
-    const isChecked = plan.likes.length > 0 || plan.scans.length > 0
-    const verify = isChecked ? valueVerifier(deps, plan.likes, plan.scans) : undefined
+    const checks = valueChecks(deps, plan.likes, plan.scans)
+    const verify = checks.properties.length > 0 ? verifierOf(checks) : undefined
     const paging = pageQuery(filter, plan.conditions)
     if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
     const fingerprint = queryFingerprint([
@@ -184,7 +184,7 @@ export function createReading(deps: ObjectsDeps) {
       verify === undefined
         ? await readPage(paging, pageReq)
         : plan.scans.length > 0
-          ? await readScannedPage(paging, pageReq, verify, ctx.signal)
+          ? await readScannedPage(paging, pageReq, checks, ctx.signal)
           : await readVerifiedPage(paging, pageReq, verify)
     return finish(ctx, read, page)
   }
