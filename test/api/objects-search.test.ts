@@ -66,6 +66,10 @@ describeEngines('search objects', (engine) => {
       expect(names(await ok(search({ match: { phone: null, city: 'Paris' } })))).toEqual([
         'John Smith',
       ])
+      const liked = await ok(search({ like: { name: '*smith*' }, in: { phone: [null] } }))
+      expect(names(liked)).toEqual(['John Smith', 'Jane Smithson'])
+      const none = await ok(search({ like: { name: '*smith*' }, match: { phone: '+331555' } }))
+      expect(names(none)).toEqual([])
     })
 
     it('matches null as no value', async () => {
