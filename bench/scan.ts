@@ -75,40 +75,84 @@ async function scenario(engine: Engine, count: number, requests: number) {
     await load(server, count)
     const email = (i: number) => `user${i}@example${i % 100}.com`
     const warmup = 3
-    const results: Record<string, Latency> = {}
+    const results: Record<string, { latency: Latency; cpuMs?: number }> = {}
+    /** Times a scenario, and the node's CPU per request (warm-up included) from /proc. */
+    async function timed(name: string, run: () => Promise<Latency>, calls: number) {
+      const before = server.cpuSeconds()
+      const latency = await run()
+      const after = server.cpuSeconds()
+      const cpuMs =
+        before === undefined || after === undefined
+          ? undefined
+          : Math.round(((after - before) * 1000) / calls)
+      results[name] = { latency, cpuMs }
+    }
     // Indexed reference: the unique ssn through its blind index.
-    results['indexed ssn (blind index)'] = await measure(requests, (i) =>
-      search(server, { match: { ssn: ssnOf(pick(i, count)) } }),
+    await timed(
+      'indexed ssn (blind index)',
+      () => measure(requests, (i) => search(server, { match: { ssn: ssnOf(pick(i, count)) } })),
+      requests + 50,
     )
     // Full scan: one match, every active object's email decrypted and compared.
-    results['scan email (1 match, full scan)'] = await measure(
-      requests,
-      (i) => search(server, { match: { email: email(pick(i, count)) } }),
-      warmup,
+    await timed(
+      'scan email (1 match, full scan)',
+      () =>
+        measure(
+          requests,
+          (i) => search(server, { match: { email: email(pick(i, count)) } }),
+          warmup,
+        ),
+      requests + warmup,
     )
     // A plain condition in SQL narrows the scan to 1/8 of the collection.
-    results['scan email + plain city (1/8 scanned)'] = await measure(
-      requests,
-      (i) => {
-        const n = pick(i, count)
-        const city = ['Paris', 'Berlin', 'Madrid', 'Rome', 'Vienna', 'Prague', 'Lisbon', 'Dublin']
-        return search(server, { match: { email: email(n), city: city[n % 8] } })
-      },
-      warmup,
+    await timed(
+      'scan email + plain city (1/8 scanned)',
+      () =>
+        measure(
+          requests,
+          (i) => {
+            const n = pick(i, count)
+            const city = [
+              'Paris',
+              'Berlin',
+              'Madrid',
+              'Rome',
+              'Vienna',
+              'Prague',
+              'Lisbon',
+              'Dublin',
+            ]
+            return search(server, { match: { email: email(n), city: city[n % 8] } })
+          },
+          warmup,
+        ),
+      requests + warmup,
     )
     // The blind index narrows the scan to one object.
-    results['scan email + indexed ssn'] = await measure(requests, (i) => {
-      const n = pick(i, count)
-      return search(server, { match: { email: email(n), ssn: ssnOf(n) } })
-    })
+    await timed(
+      'scan email + indexed ssn',
+      () =>
+        measure(requests, (i) => {
+          const n = pick(i, count)
+          return search(server, { match: { email: email(n), ssn: ssnOf(n) } })
+        }),
+      requests + 50,
+    )
     // A first page of 100 among many matches: the scan stops counting at the remaining-count cap.
-    results['scan in 1% of emails (page 100)'] = await measure(
-      requests,
-      (i) => {
-        const emails = Array.from({ length: count / 100 }, (_, k) => email((k * 100 + i) % count))
-        return search(server, { in: { email: emails } }, 'props=name&page_size=100')
-      },
-      warmup,
+    await timed(
+      'scan in 1% of emails (page 100)',
+      () =>
+        measure(
+          requests,
+          (i) => {
+            const emails = Array.from({ length: count / 100 }, (_, k) =>
+              email((k * 100 + i) % count),
+            )
+            return search(server, { in: { email: emails } }, 'props=name&page_size=100')
+          },
+          warmup,
+        ),
+      requests + warmup,
     )
     return results
   } finally {
@@ -116,15 +160,16 @@ async function scenario(engine: Engine, count: number, requests: number) {
   }
 }
 
-const show = (l: Latency) => `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.count} requests)`
+const show = (r: { latency: Latency; cpuMs?: number }) =>
+  `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms (${r.latency.count} requests); node CPU ${r.cpuMs ?? '?'} ms per request`
 
 async function main() {
   const engines: Engine[] =
     args.engine === 'both' ? ['sqlite', 'postgres'] : [args.engine as Engine]
   for (const engine of engines) {
     const results = await scenario(engine, Number(args.objects), Number(args.requests))
-    for (const [name, latency] of Object.entries(results))
-      console.log(`[${engine}] ${args.objects} objects, ${name}: ${show(latency)}`)
+    for (const [name, result] of Object.entries(results))
+      console.log(`[${engine}] ${args.objects} objects, ${name}: ${show(result)}`)
   }
 }
 

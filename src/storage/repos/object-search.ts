@@ -305,9 +305,11 @@ export function createObjectSearch(
           return { id: row.id, createdAt: row.created_at, sealed: Object.fromEntries(wanted) }
         })
       }
+      // Each property's value under its own column alias: names are never spliced into SQL.
+      const columns = properties.map((property, i) => ({ property, alias: `v${i}` }))
       const rows = await base(filter, conditions, position)
         .select(['objects.id', 'objects.created_at'])
-        .select(properties.map((p, i) => dialect.sealedValue(p).as(`v${i}`)))
+        .select(columns.map((c) => dialect.sealedValue(c.property).as(c.alias)))
         .orderBy('objects.created_at')
         .orderBy('objects.id')
         .limit(limit)
@@ -315,9 +317,9 @@ export function createObjectSearch(
       return rows.map((row) => {
         const values = row as unknown as Record<string, string | null>
         const sealed: Record<string, string> = {}
-        for (const [i, p] of properties.entries()) {
-          const value = values[`v${i}`]
-          if (typeof value === 'string') sealed[p] = value
+        for (const { property, alias } of columns) {
+          const value = values[alias]
+          if (typeof value === 'string') sealed[property] = value
         }
         return { id: row.id, createdAt: row.created_at, sealed }
       })
