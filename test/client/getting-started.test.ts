@@ -1,4 +1,4 @@
-// test/client/getting-started.test.ts: the reference product's getting-started flow through the published TypeScript client
+// test/client/getting-started.test.ts: the published client runs the reference product's getting-started flow unchanged
 import { VaultClient } from '@piiano/vault-client'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeEngines } from '../helpers/engines.ts'
@@ -7,80 +7,95 @@ import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.t
 const reason = 'AppFunctionality' as const
 const collection = 'customers'
 
+/** As in the getting-started sample: `email` is encrypted (the default) and has no index. */
+const CUSTOMERS = {
+  name: collection,
+  type: 'PERSONS',
+  properties: [
+    { name: 'name', data_type_name: 'NAME', description: 'Full name' },
+    { name: 'email', data_type_name: 'EMAIL', description: 'Contact address' },
+    { name: 'ssn', data_type_name: 'SSN', is_unique: true, is_nullable: true },
+  ],
+}
+
 describeEngines('published client: getting started', (engine) => {
   let server: TestServer
   let client: VaultClient
-  const ids: string[] = []
   beforeAll(async () => {
     server = await startTestServer({ engine })
     client = new VaultClient({ vaultURL: server.baseUrl, apiKey: ADMIN_KEY })
   })
   afterAll(() => server.close())
 
-  it('creates a collection with an encrypted, non-indexed email and adds objects', async () => {
-    await client.collections.addCollection({
-      requestBody: {
-        name: collection,
-        type: 'PERSONS',
-        properties: [
-          { name: 'name', data_type_name: 'NAME', is_encrypted: true },
-          { name: 'email', data_type_name: 'EMAIL', is_encrypted: true, is_nullable: true },
-        ],
-      } as never,
+  it('creates a collection, searches a non-indexed email, tokenizes and cleans up', async () => {
+    const created = await client.collections.addCollection({ requestBody: CUSTOMERS as never })
+    expect(created.properties.find((p) => p.name === 'email')).toMatchObject({
+      is_encrypted: true,
+      is_index: false,
     })
-    for (const [name, email] of [
-      ['Ann Lee', 'ann@example.com'],
-      ['Bo Smith', 'bo@example.com'],
-    ]) {
-      const { id } = await client.objects.addObject({
-        collection,
-        reason,
-        requestBody: { name, email },
-      })
-      ids.push(id)
-    }
-    const listed = await client.objects.listObjects({ collection, reason, props: ['email'] })
-    expect(listed.results).toHaveLength(2)
-  })
 
-  // Search on a property without an index is issue 13 item 1 (another branch); enable this
-  // step once that lands.
-  it.skip('searches by the non-indexed email', async () => {
+    const customers = [
+      { name: 'John Doe', email: 'john@somemail.com', ssn: '123-12-1234' },
+      { name: 'Mary Major', email: 'mary@somemail.com', ssn: '123-12-1235' },
+      { name: 'Jo Doe', email: 'john@somemail.com' },
+    ]
+    const ids: string[] = []
+    for (const requestBody of customers)
+      ids.push((await client.objects.addObject({ collection, reason, requestBody })).id)
+
     const found = await client.objects.searchObjects({
       collection,
       reason,
-      requestBody: { match: { email: 'bo@example.com' } },
-      props: ['name'],
+      requestBody: { match: { email: 'john@somemail.com' } },
+      props: ['name', 'ssn.mask'],
     })
-    expect(found.results).toEqual([{ name: 'Bo Smith' }])
-  })
+    expect(found.results).toEqual([
+      { name: 'John Doe', 'ssn.mask': '***-**-1234' },
+      { name: 'Jo Doe', 'ssn.mask': null },
+    ])
+    expect(found.paging).toEqual({ size: 2, remaining_count: 0, cursor: '' })
 
-  it('tokenizes (pointer), detokenizes, searches and deletes tokens, then the collection', async () => {
+    const john = ids[0] as string
     const [pointer] = await client.tokens.tokenize({
       collection,
       reason,
-      requestBody: [{ type: 'pointer', object: { id: ids[1] as string }, props: ['email'] }],
+      requestBody: [{ type: 'pointer', object: { id: john }, props: ['email'] }],
     })
     const tokenId = pointer?.token_id as string
     expect(tokenId).toMatch(/^[0-9a-f-]{36}$/)
-    const detokenized = await client.tokens.detokenize({ collection, reason, tokenIds: [tokenId] })
-    expect(detokenized).toEqual([{ token_id: tokenId, fields: { email: 'bo@example.com' } }])
-    const found = await client.tokens.searchTokens({
+
+    // A pointer shows the object's value as it is when detokenized.
+    await client.objects.updateObjectById({
+      collection,
+      id: john,
+      reason,
+      requestBody: { email: 'john.doe@somemail.com' },
+    })
+    expect(await client.tokens.detokenize({ collection, reason, tokenIds: [tokenId] })).toEqual([
+      { token_id: tokenId, fields: { email: 'john.doe@somemail.com' } },
+    ])
+    const moved = await client.objects.searchObjects({
       collection,
       reason,
-      requestBody: { object_ids: [ids[1] as string] },
+      requestBody: { match: { email: 'john.doe@somemail.com' } },
+      props: ['id'],
     })
-    expect(found.map((t) => t.token_id)).toEqual([tokenId])
-    await client.tokens.deleteTokens({ collection, reason, tokenIds: [tokenId] })
+    expect(moved.results).toEqual([{ id: john }])
+
+    const tokens = await client.tokens.searchTokens({
+      collection,
+      reason,
+      requestBody: { object_ids: [john] },
+    })
+    expect(tokens.map((t) => t.token_id)).toEqual([tokenId])
+
+    await client.tokens.deleteTokens({ collection, reason, objectIds: [john] })
     expect(
-      await client.tokens.searchTokens({
-        collection,
-        reason,
-        requestBody: { token_ids: [tokenId] },
-      }),
+      await client.tokens.searchTokens({ collection, reason, requestBody: { object_ids: [john] } }),
     ).toEqual([])
+
     await client.collections.deleteCollection({ collection })
-    const names = (await client.collections.listCollections({})).map((c) => c.name)
-    expect(names).not.toContain(collection)
+    const left = await client.collections.listCollections({})
+    expect(left.map((c) => c.name)).not.toContain(collection)
   })
 })

@@ -1,27 +1,7 @@
-// src/core/objects/like.ts: what a `like` search adds: the collection's n-grams caught up, globs checked on values
+// src/core/objects/like.ts: what a `like` search adds: the collection's n-grams caught up first
 import type { StoredCollection } from '../collections/collection.ts'
 import { VaultError } from '../errors.ts'
 import type { ObjectsDeps } from './deps.ts'
-import type { Verify } from './paging.ts'
-import { openRecords } from './records.ts'
-import type { LikeCheck } from './search.ts'
-
-/** Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). */
-export function likeVerifier(
-  deps: Pick<ObjectsDeps, 'envelope'>,
-  likes: readonly LikeCheck[],
-): Verify {
-  const properties = likes.map((l) => l.property)
-  return (rows) => {
-    const opened = openRecords(deps.envelope, rows, properties)
-    return rows.filter((_, i) =>
-      likes.every((l) => {
-        const value = opened[i]?.[l.property]
-        return typeof value === 'string' && l.pattern.matches(value)
-      }),
-    )
-  }
-}
 
 /** A `like` search sees every earlier write: the collection's queue is indexed first, or 503. */
 export async function drainSubstring(

@@ -1,6 +1,7 @@
 // src/core/objects/paging.ts: keyset pages of objects in creation order, remaining counts and query-bound cursors
 import { encodeCursor, type PagePosition } from '../paging/cursor.ts'
 import type { PageRequest } from '../paging/pages.ts'
+import type { ValueChecks } from './scan.ts'
 import type { ObjectFilter, ObjectRecord, ObjectsRepo, SearchCondition } from './store.ts'
 
 export type Page = Readonly<{ records: ObjectRecord[]; remaining: number; cursor: string }>
@@ -89,4 +90,47 @@ export async function readVerifiedPage(
       ? keys.length - after
       : await repo.countAfter(filter, conditions, positionOf(last), maxRemainingCount)
   return finish(records, Math.min(remaining, maxRemainingCount), request)
+}
+
+/**
+ * Rows a scanned search reads and checks at a time (data-model §5.2): the most it holds in
+ * memory besides the page it fills. Between batches it yields to the event loop.
+ */
+export const SCAN_BATCH = 500
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * A page of a scanned search: the rows matching the store conditions (indexed ones narrow them
+ * first) are read in creation order a batch at a time, with only the checked properties' sealed
+ * values, and kept when their decrypted values pass. Past a full page the scan goes on only to
+ * count what follows, up to the remaining-count cap, so `remaining_count` is exact. The page's
+ * rows are then read whole. The scan stops with the call's time (`signal`: 503 ERR1009).
+ */
+export async function readScannedPage(
+  query: PageQuery,
+  request: PageRequest,
+  checks: ValueChecks,
+  signal: AbortSignal,
+): Promise<Page> {
+  const { repo, filter, conditions, maxRemainingCount } = query
+  const kept: PagePosition[] = []
+  let remaining = 0
+  let position = request.position
+  for (;;) {
+    signal.throwIfAborted()
+    const batch = await repo.scan(filter, conditions, position, SCAN_BATCH, checks.properties)
+    signal.throwIfAborted()
+    const passed = checks.check(batch.map((row) => ({ ...row, collection: filter.collection })))
+    for (const [i, row] of batch.entries()) {
+      if (!passed[i]) continue
+      if (kept.length < request.pageSize) kept.push({ createdAt: row.createdAt, id: row.id })
+      else remaining++
+    }
+    const last = batch.at(-1)
+    if (last === undefined || batch.length < SCAN_BATCH || remaining >= maxRemainingCount) break
+    position = { createdAt: last.createdAt, id: last.id }
+    await nextTurn()
+  }
+  return finish(await rowsAt(query, kept), Math.min(remaining, maxRemainingCount), request)
 }

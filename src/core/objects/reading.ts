@@ -11,11 +11,12 @@ import { exportValues } from '../values/export.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { objectsNotFound } from './errors.ts'
 import { readObjectId } from './ids.ts'
-import { drainSubstring, likeVerifier } from './like.ts'
-import { type Page, readPage, readVerifiedPage, type Verify } from './paging.ts'
+import { drainSubstring } from './like.ts'
+import { type Page, readPage, readScannedPage, readVerifiedPage, type Verify } from './paging.ts'
 import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts'
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
+import { valueChecks, verifierOf } from './scan.ts'
 import { type ObjectsQuery, planSearch } from './search.ts'
 import type { ObjectFilter, ObjectRecord, SearchCondition } from './store.ts'
 
@@ -146,7 +147,10 @@ export function createReading(deps: ObjectsDeps) {
     }
   }
 
-  /** §3.5: `match`, `in` and `like` ANDed; a query that selects by `id` is not paged. */
+  /**
+   * §3.5: `match`, `in` and `like` ANDed; a query that selects by `id` is not paged. Equality on
+   * an encrypted property without a blind index scans the objects the other conditions select.
+   */
   async function search(
     ctx: RequestContext,
     name: string,
@@ -162,7 +166,8 @@ export function createReading(deps: ObjectsDeps) {
     pageSizeOf(request.pageSize, settings)
     if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
-    const verify = plan.likes.length > 0 ? likeVerifier(deps, plan.likes) : undefined
+    const checks = valueChecks(deps, plan.likes, plan.scans)
+    const verify = checks.properties.length > 0 ? verifierOf(checks) : undefined
     const paging = pageQuery(filter, plan.conditions)
     if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
     const fingerprint = queryFingerprint([
@@ -175,9 +180,12 @@ export function createReading(deps: ObjectsDeps) {
       request.options,
     ])
     const pageReq = pageRequest(request, settings, fingerprint)
-    const page = verify
-      ? await readVerifiedPage(paging, pageReq, verify)
-      : await readPage(paging, pageReq)
+    const page =
+      verify === undefined
+        ? await readPage(paging, pageReq)
+        : plan.scans.length > 0
+          ? await readScannedPage(paging, pageReq, checks, ctx.signal)
+          : await readVerifiedPage(paging, pageReq, verify)
     return finish(ctx, read, page)
   }
 

@@ -1,5 +1,4 @@
-// src/core/objects/search.ts: a search query (match, in, like) → store conditions, without decrypting the table
-
+// src/core/objects/search.ts: a search query (match, in, like) → store conditions, and the checks a scan makes
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
@@ -18,10 +17,18 @@ export type ObjectsQuery = Readonly<{
 
 export type LikeCheck = Readonly<{ property: string; pattern: LikePattern }>
 
+/**
+ * Equality on an encrypted property without a blind index: checked on decrypted values while
+ * the collection is scanned. `keys` are the accepted values' comparison keys (`scanKey`).
+ */
+export type ScanCheck = Readonly<{ property: string; isJson: boolean; keys: ReadonlySet<string> }>
+
 export type SearchPlan = Readonly<{
   conditions: readonly SearchCondition[]
   /** Glob checks on decrypted values: n-grams only narrow the candidates. */
   likes: readonly LikeCheck[]
+  /** Equality checks on decrypted values: the objects are scanned in batches (data-model §5.2). */
+  scans: readonly ScanCheck[]
   /** Properties named in the query, checked for the `search` policy operation. */
   searched: readonly string[]
   /** The query selects by `id`: no paging (endpoints §3.5). */
@@ -95,12 +102,28 @@ function notSearchable(name: string, why: string) {
   return invalidRequest(`The property ${name} cannot be searched: ${why}.`, name)
 }
 
+/** A JSON value with its object keys sorted: JSON values are equal as JSON, not as text. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (value === null || typeof value !== 'object') return value
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return Object.fromEntries(entries.map(([k, v]) => [k, sorted(v)]))
+}
+
+/**
+ * The comparison key of a normalized value: its JSON text, as the blind index digests it
+ * (`blindDigestWith`), so a scan finds what an index would; no value is `null`.
+ */
+export function scanKey(value: unknown, isJson: boolean): string {
+  return JSON.stringify(isJson ? sorted(value ?? null) : (value ?? null))
+}
+
 function equality(
   deps: SearchDeps,
   collection: StoredCollection,
   name: string,
   given: readonly unknown[],
-): SearchCondition {
+): SearchCondition | ScanCheck {
   const property = propertyOf(collection, name)
   const normalized = given.map((value) => normalize(deps, property, value))
   // Repeated values select nothing more; dropping them keeps statements small.
@@ -116,7 +139,8 @@ function equality(
   }
   if (!property.isEncrypted)
     return { kind: 'plain', property: name, values: values.map((v) => JSON.stringify(v)) }
-  throw notSearchable(name, 'it is encrypted and has neither is_index nor is_unique')
+  const isJson = deps.types.jsonType(property.dataType) === 'json'
+  return { property: name, isJson, keys: new Set(values.map((v) => scanKey(v, isJson))) }
 }
 
 /** At most `count` items, evenly spaced from first to last. */
@@ -126,7 +150,8 @@ function spread<T>(items: readonly T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => items[Math.round(i * step)] as T)
 }
 
-function valueCount(condition: SearchCondition): number {
+function valueCount(condition: SearchCondition | ScanCheck): number {
+  if (!('kind' in condition)) return condition.keys.size
   if (condition.kind === 'ids') return condition.ids.length
   if (condition.kind === 'grams') return 0
   return condition.kind === 'digests' ? condition.digests.length : condition.values.length
@@ -155,20 +180,26 @@ export function planSearch(
 ): SearchPlan {
   const conditions: SearchCondition[] = []
   const likes: LikeCheck[] = []
-  for (const [name, value] of Object.entries(query.match ?? {}))
-    conditions.push(equality(deps, collection, name, [value]))
-  for (const [name, values] of Object.entries(query.in ?? {}))
-    conditions.push(equality(deps, collection, name, values))
+  const scans: ScanCheck[] = []
+  const equalities = [
+    ...Object.entries(query.match ?? {}).map(([name, value]) => [name, [value]] as const),
+    ...Object.entries(query.in ?? {}),
+  ]
+  for (const [name, values] of equalities) {
+    const planned = equality(deps, collection, name, values)
+    if ('kind' in planned) conditions.push(planned)
+    else scans.push(planned)
+  }
   for (const [name, pattern] of Object.entries(query.like ?? {})) {
     const planned = like(deps, collection, name, pattern)
     conditions.push(planned.condition)
     likes.push(planned.check)
   }
-  if (conditions.reduce((sum, c) => sum + valueCount(c), 0) > MAX_QUERY_VALUES)
+  if ([...conditions, ...scans].reduce((sum, c) => sum + valueCount(c), 0) > MAX_QUERY_VALUES)
     throw invalidRequest(`A query may hold at most ${MAX_QUERY_VALUES} values.`, 'body')
   const searched = [
     ...new Set([query.match, query.in, query.like].flatMap((m) => Object.keys(m ?? {}))),
   ]
   const selectsIds = conditions.some((c) => c.kind === 'ids')
-  return { conditions, likes, searched, selectsIds }
+  return { conditions, likes, scans, searched, selectsIds }
 }

@@ -23,6 +23,14 @@ export type ObjectRecord = Readonly<{
   digests: string
 }>
 
+/** A row as a scan reads it: its position and only the sealed values it checks. */
+export type ScannedRow = Readonly<{
+  id: string
+  createdAt: Micros
+  /** Property → base64 of its sealed value, for the scanned properties that hold one. */
+  sealed: Readonly<Record<string, string>>
+}>
+
 export type ObjectState = 'active' | 'archived' | 'all'
 
 export type ObjectFilter = Readonly<{
@@ -85,6 +93,17 @@ export type ObjectsRepo = {
     after: PagePosition | undefined,
     limit: number,
   ): Promise<PagePosition[]>
+  /**
+   * As `search`, for a scan: each row's position and the sealed values of `properties` only, so
+   * a batch holds no more than the scan decrypts.
+   */
+  scan(
+    filter: ObjectFilter,
+    conditions: readonly SearchCondition[],
+    after: PagePosition | undefined,
+    limit: number,
+    properties: readonly string[],
+  ): Promise<ScannedRow[]>
   /** How many rows follow `after` (capped at `cap`). */
   countAfter(
     filter: ObjectFilter,

@@ -191,7 +191,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         operationId: 'objects.searchObjects',
         summary: 'Search objects',
         description:
-          'Finds objects by exact match (`match`, `in`) on indexed properties and by substring (`like`) on substring-indexed ones; all members are ANDed.',
+          'Finds objects by exact match (`match`, `in`) on any property (through the blind index of indexed ones, by scanning the collection for others, within the call timeout) and by substring (`like`) on substring-indexed ones; all members are ANDed.',
         tags: ['Objects'],
         ...collection,
         querystring: SearchObjectsQuery,

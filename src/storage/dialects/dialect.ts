@@ -53,6 +53,8 @@ export type SqlDialect = Readonly<{
   idIn(eb: ExpressionBuilder<Tables, 'objects'>, ids: readonly string[]): Expression<SqlBool>
   /** A plain property's value in `objects.fields`, as JSON text; SQL null when absent. */
   plainValue(property: string): RawBuilder<string | null>
+  /** An encrypted property's sealed value (base64) in `objects.sealed`; SQL null when absent. */
+  sealedValue(property: string): RawBuilder<string | null>
   /** Equality values (JSON texts) in the form `plainValue` answers them. */
   plainValues(values: readonly string[]): readonly string[]
   /** A JSON object column without one of its members. */

@@ -115,6 +115,7 @@ export const sqliteDialect: SqlDialect = {
   prepared: (query) => query,
   idIn: (eb, ids) => eb('objects.id', 'in', ids.length > 0 ? [...ids] : ['']),
   plainValue: (property) => sql<string | null>`(objects.fields -> ${`$."${property}"`})`,
+  sealedValue: (property) => sql<string | null>`(objects.sealed ->> ${`$."${property}"`})`,
   plainValues: (values) => values,
   withoutMember: (column, member) =>
     sql<string>`json_remove(${sql.ref(column)}, ${`$."${member}"`})`,

@@ -5,6 +5,7 @@ import type {
   ObjectFilter,
   ObjectRecord,
   ObjectsRepo,
+  ScannedRow,
   SearchCondition,
 } from '../../core/objects/store.ts'
 import type { PagePosition } from '../../core/paging/cursor.ts'
@@ -40,15 +41,19 @@ function stateFilter(filter: ObjectFilter) {
   }
 }
 
+/**
+ * Rows after a position in creation order, as a row-value comparison: both engines walk the
+ * page index from the position on. (The equivalent `created_at > ? OR (created_at = ? AND id >
+ * ?)` made SQLite walk the collection from its start on every page: a scan of 100,000 objects
+ * read 5 million index entries instead of 100,000.)
+ */
 function after(position: PagePosition) {
   return (eb: ExpressionBuilder<Tables, 'objects'>) =>
-    eb.or([
-      eb('objects.created_at', '>', position.createdAt),
-      eb.and([
-        eb('objects.created_at', '=', position.createdAt),
-        eb('objects.id', '>', position.id),
-      ]),
-    ])
+    eb(
+      eb.refTuple('objects.created_at', 'objects.id'),
+      '>',
+      eb.tuple(position.createdAt, position.id),
+    )
 }
 
 /** Equality on a built-in column; `null` matches rows without a value. */
@@ -67,7 +72,7 @@ function columnCondition(
 export function createObjectSearch(
   db: Kysely<Tables>,
   dialect: SqlDialect,
-): Pick<ObjectsRepo, 'search' | 'searchKeys' | 'countAfter'> {
+): Pick<ObjectsRepo, 'search' | 'searchKeys' | 'scan' | 'countAfter'> {
   /** Equality on a plain value inside the JSON text. */
   function plainCondition(
     eb: ExpressionBuilder<Tables, 'objects'>,
@@ -287,6 +292,37 @@ export function createObjectSearch(
             .limit(limit)
             .execute()
       return keys.map((key) => ({ createdAt: key.created_at, id: key.id }))
+    },
+    async scan(filter, given, position, limit, properties): Promise<ScannedRow[]> {
+      const conditions = await resolve(filter.collection, given)
+      if (inMemory(conditions)) {
+        const rows = await pageInMemory(filter, conditions, position, limit)
+        return rows.map((row) => {
+          const sealed: Record<string, string> = JSON.parse(row.sealed)
+          const wanted = properties.flatMap((p) =>
+            sealed[p] === undefined ? [] : [[p, sealed[p]]],
+          )
+          return { id: row.id, createdAt: row.created_at, sealed: Object.fromEntries(wanted) }
+        })
+      }
+      // Each property's value under its own column alias: names are never spliced into SQL.
+      const columns = properties.map((property, i) => ({ property, alias: `v${i}` }))
+      const rows = await base(filter, conditions, position)
+        .select(['objects.id', 'objects.created_at'])
+        .select(columns.map((c) => dialect.sealedValue(c.property).as(c.alias)))
+        .orderBy('objects.created_at')
+        .orderBy('objects.id')
+        .limit(limit)
+        .execute()
+      return rows.map((row) => {
+        const values = row as unknown as Record<string, string | null>
+        const sealed: Record<string, string> = {}
+        for (const { property, alias } of columns) {
+          const value = values[alias]
+          if (typeof value === 'string') sealed[property] = value
+        }
+        return { id: row.id, createdAt: row.created_at, sealed }
+      })
     },
     async countAfter(filter, given, position, cap) {
       const conditions = await resolve(filter.collection, given)

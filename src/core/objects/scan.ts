@@ -1,0 +1,55 @@
+// src/core/objects/scan.ts: the checks a search makes on decrypted values (like globs, scanned equality)
+import { openObjects, type SealedMap } from '../values/sealing.ts'
+import type { ObjectsDeps } from './deps.ts'
+import type { Verify } from './paging.ts'
+import { type LikeCheck, type ScanCheck, scanKey } from './search.ts'
+
+/** What a check needs of a row: where its values are bound, and their sealed form. */
+export type Candidate = Readonly<{ collection: string; id: string; sealed: SealedMap }>
+
+export type ValueChecks = Readonly<{
+  /** The properties the checks decrypt, and nothing else. */
+  properties: readonly string[]
+  /** For each candidate, whether its values pass every check. */
+  check(candidates: readonly Candidate[]): boolean[]
+}>
+
+/**
+ * Every `like` glob (n-grams only narrow the candidates) and every scanned equality
+ * (data-model §5.2), checked on decrypted values: each candidate's checked properties are
+ * decrypted once, the others not at all.
+ */
+export function valueChecks(
+  deps: Pick<ObjectsDeps, 'envelope'>,
+  likes: readonly LikeCheck[],
+  scans: readonly ScanCheck[],
+): ValueChecks {
+  const properties = [...new Set([...likes, ...scans].map((check) => check.property))]
+  return {
+    properties,
+    check(candidates) {
+      const opened = openObjects(
+        deps.envelope,
+        candidates.map((c) => ({ ...c, objectId: c.id, properties })),
+      )
+      return opened.map(
+        (values) =>
+          scans.every((s) => s.keys.has(scanKey(values[s.property], s.isJson))) &&
+          likes.every((l) => {
+            const value = values[l.property]
+            return typeof value === 'string' && l.pattern.matches(value)
+          }),
+      )
+    },
+  }
+}
+
+/** The checks as a filter of whole rows. */
+export function verifierOf(checks: ValueChecks): Verify {
+  return (records) => {
+    const passed = checks.check(
+      records.map((r) => ({ collection: r.collection, id: r.id, sealed: JSON.parse(r.sealed) })),
+    )
+    return records.filter((_, i) => passed[i])
+  }
+}
