@@ -186,7 +186,7 @@ export async function importTokens(
   }
   try {
     // Conflicts are looked for even when some items already failed, so all are reported.
-    await deps.store.transaction((tx) => writeRows(tx, rows, errors))
+    await deps.audit.transaction(ctx, (tx) => writeRows(tx, rows, errors))
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
   }
