@@ -333,13 +333,15 @@ describeEngines('audit record in the transaction of every write', (engine) => {
     await rm(dir, { recursive: true, force: true })
   })
 
+  const recordCount = async () => (await server.app.store.audit.list({ limit: 100_000 })).length
+
   it('has a fixture for every route that is not a GET', () => {
     expect(routes.length).toBeGreaterThan(40)
     expect(routes.filter((id) => FIXTURES[id] === undefined)).toEqual([])
     expect(Object.keys(FIXTURES).filter((id) => !routes.includes(id))).toEqual([])
   })
 
-  it('answers an error and changes nothing when the audit insert fails, else succeeds', async () => {
+  it('answers an error and changes nothing when the audit insert fails, else records once', async () => {
     for (const [operationId, fixture] of Object.entries(FIXTURES)) {
       const send = () => {
         const call = fixture.call(state)
@@ -362,10 +364,12 @@ describeEngines('audit record in the transaction of every write', (engine) => {
       expect(await fault.snapshot(), `${operationId} changed data without its record`).toEqual(
         before,
       )
+      const records = await recordCount()
       const res = await send()
       const bytes = new Uint8Array(await res.arrayBuffer())
       const text = Buffer.from(bytes).toString('utf8')
       expect(res.status, `${operationId}: ${text}`).toBe(fixture.status ?? 200)
+      expect(await recordCount(), `${operationId} writes one record`).toBe(records + 1)
       const isJson = res.headers.get('content-type')?.startsWith('application/json') === true
       fixture.after?.(state, isJson && text !== '' ? JSON.parse(text) : bytes)
     }

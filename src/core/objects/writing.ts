@@ -71,8 +71,10 @@ export async function commit(
     })
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
-    // The record written inside the rolled-back transaction is gone: write it again after.
+    // Nothing was written (the transaction rolled back before its record): the call, which
+    // answers each item's error, is recorded on its own.
     ctx.audit.isRecorded = false
+    await deps.audit.record(ctx, { status: 200 })
     return bulkResult(batch.ids, error.errors)
   }
   return bulkResult(batch.ids, new Map())

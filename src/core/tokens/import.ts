@@ -189,6 +189,8 @@ export async function importTokens(
     await deps.audit.transaction(ctx, (tx) => writeRows(tx, rows, errors))
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
+    // Nothing was written: the call, which answers each item's error, is recorded on its own.
+    await deps.audit.record(ctx, { status: 200 })
   }
   const results = items.map((item, index) => {
     const error = errors.get(index)
