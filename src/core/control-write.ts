@@ -2,9 +2,9 @@
 import type { AuditService } from './audit/audit.ts'
 import type { ControlCache } from './cache.ts'
 import type { RequestContext } from './context.ts'
-import type { Repos, Store } from './store.ts'
+import type { Repos } from './store.ts'
 
-export type ControlWriteDeps = Readonly<{ store: Store; audit: AuditService; cache: ControlCache }>
+export type ControlWriteDeps = Readonly<{ audit: AuditService; cache: ControlCache }>
 
 /**
  * Runs a change of control data (bundles, actions) and the call's audit record in one
@@ -16,14 +16,7 @@ export async function writeControl<T>(
   ctx: RequestContext,
   work: (tx: Repos) => Promise<T>,
 ): Promise<T> {
-  const result = await deps.store.transaction(
-    async (tx) => {
-      const value = await work(tx)
-      await deps.audit.record(ctx, { status: 200 }, tx)
-      return value
-    },
-    { signal: ctx.signal },
-  )
+  const result = await deps.audit.transaction(ctx, work)
   await deps.cache.changed()
   return result
 }

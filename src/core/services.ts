@@ -172,20 +172,22 @@ function createDataServices(
 export function createServices(deps: ServicesDeps) {
   const { store, clock, settings } = deps
   const cache = createControlCache({ store, clock, ...settings.cache })
+  const audit = createAuditService({ store, sink: deps.auditSink, ...settings.audit })
   const iam = createIamService({
     store,
+    audit,
     clock,
     onChanged: () => cache.changed(),
     ...settings.iam,
   })
   cache.register('iam', iam.load)
-  const audit = createAuditService({ store, sink: deps.auditSink, ...settings.audit })
   const keyring = createKeyring({ store, kms: deps.kms, clock })
   // Registered first: other loaders may need keys. Reloading picks up keys another node rotated.
   cache.register('keys', keyring.load)
   const envelope = createEnvelope(keyring)
   const confvars = createConfvarsService({
     store,
+    audit,
     clock,
     defaults: settings.confvarDefaults,
     apply: deps.applyConfvars,
@@ -193,6 +195,7 @@ export function createServices(deps: ServicesDeps) {
   cache.register('confvars', confvars.load)
   const system = createSystemService({
     store,
+    audit,
     ...settings.system,
     healthTimeoutMs: 2000,
     kms: deps.kms,
@@ -276,6 +279,7 @@ export function createServices(deps: ServicesDeps) {
   })
   const keys = createKeysService({
     store,
+    audit,
     keyring,
     cache,
     job: reencryption,

@@ -13,6 +13,7 @@ import Fastify, {
 } from 'fastify'
 import { ERRORS } from '../contract/errors.ts'
 import { VaultError } from '../core/errors.ts'
+import { type Operation, WRITE_OPERATIONS } from '../core/iam/operations.ts'
 import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
@@ -229,15 +230,18 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
 
 /**
  * Wraps every handler: the call is abandoned with 503 ERR1009 when its time is up (its
- * transaction sees the aborted signal and rolls back), and a successful call records its audit
- * event before the response leaves; if that record cannot be written the call fails (fail closed).
+ * transaction sees the aborted signal and rolls back). A successful read records its audit event
+ * before the response leaves; if that record cannot be written the call fails (fail closed). A
+ * write's service has recorded it already, in the transaction of its change.
  */
 function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHandlerMethod {
   return async function wrapped(this: FastifyInstance, req, reply) {
     const work = Promise.resolve(handler.call(this, req, reply))
     work.catch(() => {})
     const result = await Promise.race([work, abortedPromise(req.ctx.signal)])
-    if (!isPublic(req)) await services.audit.record(req.ctx, { status: reply.statusCode })
+    const operation = req.ctx.audit.operation as Operation
+    if (!isPublic(req) && !WRITE_OPERATIONS.has(operation))
+      await services.audit.record(req.ctx, { status: reply.statusCode })
     if (result === undefined && !reply.sent) return reply.send()
     return result
   }

@@ -8,7 +8,8 @@ import { API, startTestServer, type TestServer } from '../helpers/server.ts'
 const DATA_PATH = `${API}/data/test/collections/people/objects`
 
 function dataRoute(server: { app: TestServer['app'] }) {
-  server.app.server.post(DATA_PATH, { config: { operation: 'add_object' } }, async (req) => {
+  // A read (search): the HTTP layer records it; writes are recorded by their service.
+  server.app.server.post(DATA_PATH, { config: { operation: 'search_objects' } }, async (req) => {
     req.ctx.audit.collection = 'people'
     req.ctx.audit.properties.add('ssn')
     req.ctx.audit.objectIds.push('0b6f3c1e-0000-4000-8000-000000000001')
@@ -44,7 +45,7 @@ describe('audit records in the database sink', () => {
       user: 'Admin',
       role: 'Admin',
       auth_kind: 'api_key',
-      operation: 'add_object',
+      operation: 'search_objects',
       method: 'POST',
       path: DATA_PATH,
       collection: 'people',
@@ -66,7 +67,7 @@ describe('audit records in the database sink', () => {
     await server.request('GET', `${API}/system/info/version`, { token: 'bad-key' })
     const [denied, unauthorized] = (await records(server)).slice(-2)
     expect(denied).toMatchObject({
-      operation: 'add_object',
+      operation: 'search_objects',
       outcome: 'failure',
       status: 400,
       error_code: 'ERR1002',

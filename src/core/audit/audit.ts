@@ -88,24 +88,12 @@ export function createAuditService(deps: AuditDeps) {
             : sink.write(rows.map((row) => row.record)),
         )
 
-  /**
-   * Writes the call's record once. Pass `tx` to write it in the same transaction as the data it
-   * describes (database sink). A failure propagates: the caller fails the operation (fail closed).
-   * A failure outcome is always written, even after a success record whose transaction then
-   * rolled back.
-   */
-  async function record(ctx: RequestContext, outcome: Outcome, tx?: Repos): Promise<void> {
-    if (ctx.audit.isRecorded && outcome.status < 400) return
-    if (
-      writeBatched === undefined ||
-      !deps.isEnabled ||
-      deps.skipOperations.has(ctx.audit.operation)
-    ) {
-      ctx.audit.isRecorded = true
-      return
-    }
+  /** The call's record as an audit_events row, or undefined when no record is kept. */
+  function rowOf(ctx: RequestContext, outcome: Outcome): AuditRow | undefined {
+    if (!deps.isEnabled || sink === 'none' || deps.skipOperations.has(ctx.audit.operation))
+      return undefined
     const event = buildAuditEvent(ctx, outcome, deps.includeRemoteAddr)
-    const row: AuditRow = {
+    return {
       eventId: event.event_id,
       time: ctx.now,
       requestId: ctx.requestId,
@@ -116,12 +104,47 @@ export function createAuditService(deps: AuditDeps) {
       status: event.status,
       record: JSON.stringify(event),
     }
-    if (tx !== undefined && sink === 'database') await tx.audit.insert([row])
-    else await writeBatched(row)
+  }
+
+  /**
+   * Writes the call's record once (reads and failures; writes go through `transaction`). A
+   * failure propagates: the caller fails the operation (fail closed). A failure outcome is always
+   * written, even after a success record whose transaction then rolled back.
+   */
+  async function record(ctx: RequestContext, outcome: Outcome): Promise<void> {
+    if (ctx.audit.isRecorded && outcome.status < 400) return
+    const row = rowOf(ctx, outcome)
+    if (row !== undefined && writeBatched !== undefined) await writeBatched(row)
     ctx.audit.isRecorded = true
   }
 
-  return { record }
+  /**
+   * Runs a write and the call's success record in one transaction (rolled back when the call
+   * times out): with the database sink the data and its record land together or not at all, the
+   * record being one more insert of that transaction. With a line sink (stdout, file) the record
+   * is written after the commit, as for reads; if that fails the call fails, the data stays.
+   */
+  async function transaction<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
+    const value = await deps.store.transaction(
+      async (tx) => {
+        const result = await work(tx)
+        if (sink === 'database' && !ctx.audit.isRecorded) {
+          const row = rowOf(ctx, { status: 200 })
+          if (row !== undefined) await tx.audit.insert([row])
+          ctx.audit.isRecorded = true
+        }
+        return result
+      },
+      { signal: ctx.signal },
+    )
+    await record(ctx, { status: 200 })
+    return value
+  }
+
+  return { record, transaction }
 }
 
 export type AuditService = ReturnType<typeof createAuditService>
+
+/** What a capability that writes needs: its writes and their audit record in one transaction. */
+export type AuditedWrites = Pick<AuditService, 'transaction'>

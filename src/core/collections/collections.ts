@@ -43,14 +43,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
    * every node (this one at once) reloads its control-data cache.
    */
   async function write<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
-    const result = await deps.store.transaction(
-      async (tx) => {
-        const value = await work(tx)
-        await deps.audit.record(ctx, { status: 200 }, tx)
-        return value
-      },
-      { signal: ctx.signal },
-    )
+    const result = await deps.audit.transaction(ctx, work)
     await deps.cache.changed()
     return result
   }

@@ -1,6 +1,6 @@
 // src/core/crypto/keyring.ts: versioned data keys per purpose, wrapped by the KMS and stored in the database
 import { hkdfSync, randomBytes } from 'node:crypto'
-import type { Store } from '../store.ts'
+import type { KeysRepo, Store } from '../store.ts'
 import type { Clock } from '../time.ts'
 import type { Kms } from './kms.ts'
 
@@ -60,10 +60,14 @@ export function createKeyring(deps: KeyringDeps) {
   }
 
   /** Stores a new random key version; false when another node stored that version first. */
-  async function insertVersion(purpose: Purpose, version: number): Promise<boolean> {
+  async function insertVersion(
+    purpose: Purpose,
+    version: number,
+    repo: KeysRepo = deps.store.keys,
+  ): Promise<boolean> {
     const key = randomBytes(32)
     const wrapped = await deps.kms.wrap(key, context(purpose, version))
-    return deps.store.keys.insert({ purpose, version, wrapped, createdAt: deps.clock() })
+    return repo.insert({ purpose, version, wrapped, createdAt: deps.clock() })
   }
 
   function latestVersion(purpose: Purpose): number {
@@ -108,9 +112,14 @@ export function createKeyring(deps: KeyringDeps) {
   }
 
   /** Adds a version to each rotatable purpose; new writes use it, old versions still decrypt. */
-  async function rotate(): Promise<void> {
+  /** Stores the next version of every rotatable key through `repo` (a transaction's); `load` uses them. */
+  async function addVersions(repo: KeysRepo): Promise<void> {
     for (const purpose of ROTATABLE_PURPOSES)
-      await insertVersion(purpose, latestVersion(purpose) + 1)
+      await insertVersion(purpose, latestVersion(purpose) + 1, repo)
+  }
+
+  async function rotate(): Promise<void> {
+    await addVersions(deps.store.keys)
     keys = await unwrapAll()
   }
 
@@ -120,6 +129,7 @@ export function createKeyring(deps: KeyringDeps) {
     byVersion,
     derive,
     rotate,
+    addVersions,
     versions: (purpose: Purpose) => [...(keys.get(purpose)?.keys() ?? [])].sort((a, b) => a - b),
   }
 }

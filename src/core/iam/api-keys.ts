@@ -81,8 +81,9 @@ export function createAdminKeys(deps: AdminKeysDeps) {
     matchesStored(hash: Uint8Array, stored: string | undefined): boolean {
       return keyHashEquals(hash, hashIn(stored))
     },
-    async set(key: string, now: Micros): Promise<void> {
-      await deps.meta.set(ADMIN_KEY_META, Buffer.from(hashApiKey(key)).toString('hex'), now)
+    /** Sets the key in force (through `meta`, a transaction's, when given). */
+    async set(key: string, now: Micros, meta: MetaRepo = deps.meta): Promise<void> {
+      await meta.set(ADMIN_KEY_META, Buffer.from(hashApiKey(key)).toString('hex'), now)
     },
     /** At start: with SVC_SERVICE_OVERRIDE_ADMIN_API_KEY_ON_RESTART the variable's key wins again. */
     async initialize(): Promise<void> {

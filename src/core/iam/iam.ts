@@ -1,7 +1,8 @@
 // src/core/iam/iam.ts: the IAM service: configuration, credentials → principal, capability and policy gates
+import type { AuditedWrites } from '../audit/audit.ts'
 import type { Principal, RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
-import type { Store } from '../store.ts'
+import type { Repos, Store } from '../store.ts'
 import type { Clock } from '../time.ts'
 import { createAdminKeys } from './api-keys.ts'
 import { createAuthenticator } from './authenticate.ts'
@@ -20,6 +21,8 @@ export type { PolicyCheck } from './evaluate.ts'
 
 export type IamDeps = Readonly<{
   store: Store
+  /** Writes of API calls run in a transaction with their audit record. */
+  audit: AuditedWrites
   clock: Clock
   /** Tells every node that control data changed (the control cache's generation). */
   onChanged: () => Promise<void>
@@ -60,15 +63,21 @@ export function createIamService(deps: IamDeps) {
     version = stored.version
   }
 
-  /** Validates and stores a configuration (with its users' keys) in one transaction, and uses it. */
-  async function store(toml: string): Promise<void> {
+  /**
+   * Validates and stores a configuration (with its users' keys) in one transaction, and uses it;
+   * for a call (`ctx`), its audit record is written in that transaction too.
+   */
+  async function store(toml: string, ctx?: RequestContext): Promise<void> {
     const parsed = parseIamConfig(toml, options)
-    const stored = await deps.store.transaction(async (tx) => {
+    const work = async (tx: Repos) => {
       const next = await tx.iam.setConfig(parsed.toml, deps.clock())
       // Users that left the configuration lose their keys; the others keep theirs.
       await tx.iam.deleteApiKeysExcept([...parsed.config.users.keys()])
       return next
-    })
+    }
+    const stored = await (ctx === undefined
+      ? deps.store.transaction(work)
+      : deps.audit.transaction(ctx, work))
     state = compileState(parsed)
     version = stored
   }
@@ -99,14 +108,14 @@ export function createIamService(deps: IamDeps) {
     }
   }
 
-  async function setConfig(_ctx: RequestContext, toml: string): Promise<void> {
+  async function setConfig(ctx: RequestContext, toml: string): Promise<void> {
     if (deps.setIamOnStartOnly) {
       throw new VaultError('featureDisabled', {
         message:
           'The IAM configuration can only be set at start (SVC_SERVICE_SET_IAM_ON_START_ONLY).',
       })
     }
-    await store(toml)
+    await store(toml, ctx)
     await deps.onChanged()
   }
 

@@ -179,6 +179,46 @@ export const DATA_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
   'analysis_reveal',
 ])
 
+/**
+ * Operations that change stored data: their service writes the success record in the
+ * transaction of the change (`audit.transaction`), or itself when nothing was written (bulk items
+ * all refused); the HTTP layer records only the others (reads) and failures. A call that makes
+ * no change through another operation's service (analysis_protect with nothing to tokenize, GC,
+ * which collects in transactions of its own) is recorded by the HTTP layer.
+ */
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
+  'set_license',
+  'rotate_keys',
+  'clear_confvars',
+  'set_confvar',
+  'add_collection',
+  'update_collection',
+  'delete_collection',
+  'add_property',
+  'update_property',
+  'delete_property',
+  'add_object',
+  'add_objects',
+  'update_object',
+  'update_objects',
+  'delete_object',
+  'delete_objects',
+  'tokenize',
+  'update_tokens',
+  'delete_tokens',
+  'rotate_tokens',
+  'import_tokens',
+  'add_bundle',
+  'update_bundle',
+  'delete_bundle',
+  'add_action',
+  'delete_action',
+  'set_iam_conf',
+  'regenerate_user_api_key',
+  'update_user_api_key_expiration',
+  'set_admin_api_key',
+])
+
 /** Whether a role holding `granted` passes `requirement` (Admin's CapSystem passes everything). */
 export function meetsRequirement(
   requirement: Requirement,

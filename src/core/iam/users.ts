@@ -1,4 +1,5 @@
 // src/core/iam/users.ts: users' API keys: regenerate, change expiry, read a user, set the Admin key
+import type { AuditedWrites } from '../audit/audit.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
@@ -16,6 +17,7 @@ import type { IamState } from './state.ts'
 
 export type UsersDeps = Readonly<{
   store: Store
+  audit: AuditedWrites
   adminKeys: AdminKeys
   state: () => IamState
   /** Lifetime of a regenerated key (SVC_SERVICE_API_KEY_EXPIRATION_SECS). */
@@ -52,12 +54,14 @@ export function createUsers(deps: UsersDeps) {
     assertConfigured(ctx, name, 'regenerated')
     const apiKey = newApiKey()
     const expiresAt = expiryAfter(ctx.now, deps.apiKeyExpirationSecs)
-    await deps.store.iam.setApiKey({
-      username: name,
-      keyHash: hashApiKey(apiKey),
-      expiresAt,
-      createdAt: ctx.now,
-    })
+    await deps.audit.transaction(ctx, (tx) =>
+      tx.iam.setApiKey({
+        username: name,
+        keyHash: hashApiKey(apiKey),
+        expiresAt,
+        createdAt: ctx.now,
+      }),
+    )
     return { name, apiKey, expiresAt }
   }
 
@@ -68,8 +72,10 @@ export function createUsers(deps: UsersDeps) {
   ): Promise<UserKey> {
     assertConfigured(ctx, name, 'changed')
     const expiresAt = expiryAfter(ctx.now, seconds)
-    const isUpdated = await deps.store.iam.updateApiKeyExpiry(name, expiresAt)
-    if (!isUpdated) throw userNotFound(name, 'has no API key; regenerate one first')
+    await deps.audit.transaction(ctx, async (tx) => {
+      const isUpdated = await tx.iam.updateApiKeyExpiry(name, expiresAt)
+      if (!isUpdated) throw userNotFound(name, 'has no API key; regenerate one first')
+    })
     return { name, expiresAt }
   }
 
@@ -96,7 +102,7 @@ export function createUsers(deps: UsersDeps) {
         context: { field: 'key' },
       })
     }
-    await deps.adminKeys.set(key, ctx.now)
+    await deps.audit.transaction(ctx, (tx) => deps.adminKeys.set(key, ctx.now, tx.meta))
   }
 
   return { regenerateApiKey, updateApiKeyExpiration, getUser, setAdminApiKey }

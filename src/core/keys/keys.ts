@@ -1,5 +1,6 @@
 // src/core/keys/keys.ts: key administration: rotate data keys, report rotation and re-encryption progress
 import type { RotationStatus } from '../../contract/keys.ts'
+import type { AuditedWrites } from '../audit/audit.ts'
 import type { ControlCache } from '../cache.ts'
 import type { RequestContext } from '../context.ts'
 import { type Keyring, ROTATABLE_PURPOSES } from '../crypto/keyring.ts'
@@ -17,6 +18,7 @@ import {
 
 export type KeysDeps = Readonly<{
   store: Store
+  audit: AuditedWrites
   keyring: Keyring
   cache: ControlCache
   job: ReencryptionJob
@@ -55,7 +57,7 @@ export function createKeysService(deps: KeysDeps) {
      * every node (the control cache reloads keys), old versions still decrypt, and the
      * re-encryption job moves stored data to it in the background. Refused in in-memory mode.
      */
-    async rotate(_ctx: RequestContext): Promise<void> {
+    async rotate(ctx: RequestContext): Promise<void> {
       if (deps.store.isMemory) {
         throw new VaultError('notInMemoryMode', {
           message: 'Key rotation is not allowed in in-memory mode.',
@@ -63,7 +65,8 @@ export function createKeysService(deps: KeysDeps) {
       }
       // Versions another node added since this node's last refresh: rotate past them.
       await deps.keyring.load()
-      await deps.keyring.rotate()
+      await deps.audit.transaction(ctx, (tx) => deps.keyring.addVersions(tx.keys))
+      await deps.keyring.load()
       await deps.cache.changed()
       deps.job.kick()
     },

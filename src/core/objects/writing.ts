@@ -65,18 +65,16 @@ export async function commit(
   work: (tx: Repos) => Promise<ItemErrors>,
 ): Promise<BulkResult> {
   try {
-    await deps.store.transaction(
-      async (tx) => {
-        const errors = new Map([...batch.errors, ...(await work(tx))])
-        if (errors.size > 0) throw new BatchRejected(errors)
-        await deps.audit.record(ctx, { status: 200 }, tx)
-      },
-      { signal: ctx.signal },
-    )
+    await deps.audit.transaction(ctx, async (tx) => {
+      const errors = new Map([...batch.errors, ...(await work(tx))])
+      if (errors.size > 0) throw new BatchRejected(errors)
+    })
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
-    // The record written inside the rolled-back transaction is gone: write it again after.
+    // Nothing was written (the transaction rolled back before its record): the call, which
+    // answers each item's error, is recorded on its own.
     ctx.audit.isRecorded = false
+    await deps.audit.record(ctx, { status: 200 })
     return bulkResult(batch.ids, error.errors)
   }
   return bulkResult(batch.ids, new Map())

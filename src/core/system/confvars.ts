@@ -1,5 +1,6 @@
 // src/core/system/confvars.ts: dynamic configuration variables (log_level, trace_sql), shared through the database
-
+import type { AuditedWrites } from '../audit/audit.ts'
+import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { ownValue } from '../own.ts'
 import type { Store } from '../store.ts'
@@ -9,6 +10,7 @@ type Definition = { readonly values: readonly string[]; readonly defaultValue: s
 
 export type ConfvarsDeps = {
   readonly store: Store
+  readonly audit: AuditedWrites
   readonly clock: Clock
   readonly defaults: Readonly<{ logLevel: string; traceSql: boolean }>
   /** Applies effective values to this node (log level, SQL tracing). */
@@ -54,7 +56,7 @@ export function createConfvarsService(deps: ConfvarsDeps) {
         default_value: definition.defaultValue,
       }
     },
-    async set(name: string, value: string): Promise<void> {
+    async set(ctx: RequestContext, name: string, value: string): Promise<void> {
       const definition = definitionOf(name)
       if (!definition.values.includes(value)) {
         throw new VaultError('invalidRequest', {
@@ -62,11 +64,11 @@ export function createConfvarsService(deps: ConfvarsDeps) {
           context: { name },
         })
       }
-      await deps.store.confvars.set(name, value, deps.clock())
+      await deps.audit.transaction(ctx, (tx) => tx.confvars.set(name, value, deps.clock()))
       await load()
     },
-    async clear(): Promise<void> {
-      await deps.store.confvars.clear()
+    async clear(ctx: RequestContext): Promise<void> {
+      await deps.audit.transaction(ctx, (tx) => tx.confvars.clear())
       await load()
     },
   }

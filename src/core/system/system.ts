@@ -1,6 +1,8 @@
 // src/core/system/system.ts: health, version, cluster information, configuration and test-aid errors
 import { randomBytes } from 'node:crypto'
 import { ERRORS, type ErrorName } from '../../contract/errors.ts'
+import type { AuditedWrites } from '../audit/audit.ts'
+import type { RequestContext } from '../context.ts'
 import type { Kms } from '../crypto/kms.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
@@ -10,6 +12,7 @@ const LICENSE_KEY = 'license'
 
 export type SystemDeps = {
   readonly store: Store
+  readonly audit: AuditedWrites
   readonly version: string
   readonly vaultId: string
   /** The effective configuration, already masked, as GET /system/info/configuration shows it. */
@@ -87,8 +90,8 @@ export function createSystemService(deps: SystemDeps) {
       return { key: deps.license.isMasked && stored ? '***' : stored, expiration: '' }
     },
     /** Licensing is not enforced; the key is kept so get-license shows what was set. */
-    async setLicense(key: string, now: number): Promise<void> {
-      await deps.store.meta.set(LICENSE_KEY, key, now)
+    async setLicense(ctx: RequestContext, key: string): Promise<void> {
+      await deps.audit.transaction(ctx, (tx) => tx.meta.set(LICENSE_KEY, key, ctx.now))
     },
     /** Test aid: answers the catalogue error with the requested status. */
     triggerError(status: number): never {

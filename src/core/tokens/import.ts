@@ -186,9 +186,11 @@ export async function importTokens(
   }
   try {
     // Conflicts are looked for even when some items already failed, so all are reported.
-    await deps.store.transaction((tx) => writeRows(tx, rows, errors))
+    await deps.audit.transaction(ctx, (tx) => writeRows(tx, rows, errors))
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
+    // Nothing was written: the call, which answers each item's error, is recorded on its own.
+    await deps.audit.record(ctx, { status: 200 })
   }
   const results = items.map((item, index) => {
     const error = errors.get(index)

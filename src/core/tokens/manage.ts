@@ -36,7 +36,7 @@ export async function deleteTokens(
     )
   ).filter((v) => options.tenantId === undefined || v.owner?.tenantId === options.tenantId)
   if (views.length === 0) throw noTokenMatched()
-  await deps.store.transaction(async (tx) => {
+  await deps.audit.transaction(ctx, async (tx) => {
     if (options.isArchived)
       return tx.tokens.delete(
         collection.name,
@@ -75,7 +75,7 @@ export async function rotateTokens(
     views.map((v) => v.row),
   )
   const rotated: Record<string, string> = {}
-  await deps.store.transaction(async (tx) => {
+  await deps.audit.transaction(ctx, async (tx) => {
     for (const id of wanted) {
       const i = views.findIndex((v) => v.row.tokenId === id)
       const row = views[i]?.row

@@ -101,7 +101,7 @@ export async function updateTokens(
             values: data.values,
           })),
         )
-  await deps.store.transaction(async (tx) => {
+  await deps.audit.transaction(ctx, async (tx) => {
     await tx.tokens.updateMeta(
       views.map((v) => ({
         rowId: v.row.rowId,

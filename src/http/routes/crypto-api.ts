@@ -60,7 +60,9 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
         options,
         bytes(req.body),
       )
-      return reply.type('application/octet-stream').send(sealed)
+      // Returned, not sent: the response leaves only after the call's audit record is written.
+      reply.type('application/octet-stream')
+      return sealed
     },
   )
 
@@ -94,7 +96,8 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
         options,
         bytes(req.body),
       )
-      return reply.type('application/octet-stream').send(plain)
+      reply.type('application/octet-stream')
+      return plain
     },
   )
 }

@@ -31,8 +31,11 @@ export const iamRoutes: RoutesPlugin = async (app, { services }) => {
         querystring: CustomAuditQuery,
       },
     },
-    async (req, reply) =>
-      reply.type('application/toml; charset=utf-8').send(iam.getConfig(req.ctx)),
+    async (req, reply) => {
+      // Returned, not sent: the response leaves only after the call's audit record is written.
+      reply.type('application/toml; charset=utf-8')
+      return iam.getConfig(req.ctx)
+    },
   )
 
   app.post(

@@ -128,7 +128,7 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
       },
     },
     async (req) => {
-      await system.setLicense(req.body.key, req.ctx.now)
+      await system.setLicense(req.ctx, req.body.key)
     },
   )
 
@@ -160,8 +160,8 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
         querystring: CustomAuditQuery,
       },
     },
-    async () => {
-      await confvars.clear()
+    async (req) => {
+      await confvars.clear(req.ctx)
     },
   )
 
@@ -198,7 +198,7 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
       },
     },
     async (req) => {
-      await confvars.set(req.params.name, req.body.value)
+      await confvars.set(req.ctx, req.params.name, req.body.value)
     },
   )
 
