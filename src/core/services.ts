@@ -16,6 +16,7 @@ import type { Kms } from './crypto/kms.ts'
 import { createCryptoService } from './crypto-api/crypto-api.ts'
 import type { CryptoLimits } from './crypto-api/deps.ts'
 import type { TypeLimits } from './data-types/data-type.ts'
+import { createDataTypesService, dataTypesReferrer } from './data-types/data-types.ts'
 import { createTypeRegistry } from './data-types/registry.ts'
 import { createIamService, type IamDeps } from './iam/iam.ts'
 import { createKeysService } from './keys/keys.ts'
@@ -199,6 +200,15 @@ export function createServices(deps: ServicesDeps) {
     exportKms: deps.exportKms,
   })
   const types = createTypeRegistry({ limits: settings.typeLimits })
+  const dataTypes = createDataTypesService({
+    store,
+    cache,
+    audit,
+    types,
+    isJavascriptDisabled: settings.code.isJavascriptDisabled,
+  })
+  // Before collections: their properties may name custom types.
+  cache.register('data_types', dataTypes.load)
   const indexing = createIndexing(envelope)
   const collections = createCollectionsService({
     store,
@@ -252,6 +262,7 @@ export function createServices(deps: ServicesDeps) {
     tokens,
     crypto,
     settings: settings.code,
+    referrers: [dataTypesReferrer],
   })
   const analysis = createAnalysisService({
     detector: deps.detector ?? createLocalDetector(),
@@ -292,6 +303,7 @@ export function createServices(deps: ServicesDeps) {
     confvars,
     system,
     types,
+    dataTypes,
     collections,
     ...data,
     deterministicIds,
