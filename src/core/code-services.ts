@@ -4,6 +4,7 @@ import { createDestinationCheck } from './actions/destinations.ts'
 import type { Outbound } from './actions/outbound.ts'
 import type { AuditService } from './audit/audit.ts'
 import { type BundleReferrer, createBundlesService } from './bundles/bundles.ts'
+import type { BundleRegistry } from './bundles/registry.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
 import type { ControlCache } from './cache.ts'
 import type { CollectionsService } from './collections/collections.ts'
@@ -42,6 +43,8 @@ export type CodeDeps = Readonly<{
   settings: CodeSettings
   /** What else references bundles (custom data types) and may block deleting one. */
   referrers?: readonly BundleReferrer[]
+  /** The bundles as data operations see them, shared with the custom type functions. */
+  registry?: BundleRegistry
 }>
 
 export function createCodeServices(deps: CodeDeps) {

@@ -4,7 +4,9 @@ import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts
 import type { Detector } from './analysis/detector.ts'
 import { createLocalDetector } from './analysis/local-detector.ts'
 import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
+import { createBundleRegistry } from './bundles/registry.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
+import { createTypeFunctions } from './bundles/type-functions.ts'
 import { type CacheDeps, createControlCache } from './cache.ts'
 import { type CodeSettings, createCodeServices } from './code-services.ts'
 import { type CollectionsDeps, createCollectionsService } from './collections/collections.ts'
@@ -109,6 +111,7 @@ function createDataServices(
     iam: ReturnType<typeof createIamService>
     audit: ReturnType<typeof createAuditService>
     types: ReturnType<typeof createTypeRegistry>
+    custom: ReturnType<typeof createTypeFunctions>
     collections: ReturnType<typeof createCollectionsService>
     indexing: ReturnType<typeof createIndexing>
   }>,
@@ -219,7 +222,22 @@ export function createServices(deps: ServicesDeps) {
     ...settings.collections,
   })
   cache.register('collections', collections.load)
-  const data = createDataServices(deps, { envelope, iam, audit, types, collections, indexing })
+  const bundleRegistry = createBundleRegistry()
+  const custom = createTypeFunctions({
+    registry: bundleRegistry,
+    sandbox: deps.sandbox,
+    types,
+    isJavascriptDisabled: settings.code.isJavascriptDisabled,
+  })
+  const data = createDataServices(deps, {
+    envelope,
+    iam,
+    audit,
+    types,
+    custom,
+    collections,
+    indexing,
+  })
   // The keyed derivation of deterministic token IDs and hashes; the tokens capability shares it.
   const deterministicIds = createDeterministicIds((use, data) =>
     envelope.mac('deterministic', use, data),
@@ -232,6 +250,7 @@ export function createServices(deps: ServicesDeps) {
     envelope,
     collections,
     types,
+    custom,
     iam,
     reader: objectReader,
     ids: deterministicIds,
@@ -242,6 +261,7 @@ export function createServices(deps: ServicesDeps) {
     iam,
     collections,
     types,
+    custom,
     envelope,
     ids: deterministicIds,
     ciphertexts: crypto.ciphertexts,
@@ -263,6 +283,7 @@ export function createServices(deps: ServicesDeps) {
     crypto,
     settings: settings.code,
     referrers: [dataTypesReferrer],
+    registry: bundleRegistry,
   })
   const analysis = createAnalysisService({
     detector: deps.detector ?? createLocalDetector(),
