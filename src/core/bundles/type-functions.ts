@@ -6,6 +6,7 @@ import { hasNul } from '../values/body.ts'
 import {
   type CustomTypeFunctions,
   matchDependencies,
+  type TemplateCall,
   type TransformCall,
   type ValueCheck,
 } from '../values/custom.ts'
@@ -35,6 +36,17 @@ function rejected(property: string, reference: string, why: string): VaultError 
   return new VaultError('invalidPropertyValue', {
     message: `The value of property ${property} is invalid: ${why}.`,
     context: { property, bundle: parsed?.bundle ?? '', function: parsed?.function ?? '' },
+  })
+}
+
+/** Same rule as a given token_id (tokens.md §3). */
+const TOKEN_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
+
+function templateError(call: TemplateCall, why: string): VaultError {
+  const parsed = parseReference(call.function)
+  return new VaultError('invalidRequest', {
+    message: `The fptemplate ${call.function} cannot make token IDs: ${why}.`,
+    context: { field: call.field, bundle: parsed?.bundle ?? '', function: parsed?.function ?? '' },
   })
 }
 
@@ -170,6 +182,46 @@ export function createTypeFunctions(deps: TypeFunctionsDeps): CustomTypeFunction
       )
       for (const [k, i] of passing.entries()) results[i] = normalized[k] as ValueCheck
       return results
+    },
+
+    async templateIds(ctx, call: TemplateCall) {
+      if (call.items.length === 0) return []
+      if (deps.isJavascriptDisabled) throw javascriptDisabled()
+      const parsed = parseReference(call.function)
+      const found = parsed && deps.registry.functionOf(parsed)
+      if (parsed === undefined || found === undefined)
+        throw new VaultError('bundleNotFound', {
+          message: `The fptemplate ${call.function.slice(0, 200)} is not found: no loaded bundle exports that function.`,
+          context: {
+            field: call.field,
+            bundle: parsed?.bundle ?? '',
+            function: parsed?.function ?? '',
+          },
+        })
+      if (found.prototype.type !== 'fptemplate')
+        throw templateError(call, `it is a ${found.prototype.type}, not an fptemplate`)
+      const context = {
+        user: ctx.principal.username,
+        role: ctx.principal.role,
+        reason: ctx.reason?.reason ?? '',
+        collection: call.collection.name,
+      }
+      const outcomes = await run(
+        ctx,
+        call.function,
+        'fptemplate',
+        { shared: [context], inputs: call.items.map((item) => [item.object, item.seed]) },
+        callError,
+      )
+      return outcomes.map((outcome) => {
+        if (!outcome.ok) throw invocationError(outcome.error, parsed.bundle, parsed.function)
+        const id = outcome.value
+        if (typeof id === 'string' && TOKEN_ID_PATTERN.test(id)) return id
+        throw templateError(
+          call,
+          `it returned ${typeof id === 'string' ? 'a string' : describe(id)} that is not a token ID of 1 to 128 characters among A-Z, a-z, 0-9, _ and -`,
+        )
+      })
     },
 
     async transform(ctx, call: TransformCall) {

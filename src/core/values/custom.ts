@@ -21,6 +21,16 @@ export type TransformCall = Readonly<{
   items: readonly Readonly<{ object: Readonly<Values>; value: unknown }>[]
 }>
 
+/** A custom token ID template over many items (tokenize) or one (rotate, retries). */
+export type TemplateCall = Readonly<{
+  /** `"<bundle>.<function>"`. */
+  function: string
+  collection: StoredCollection
+  /** Where the template was named, for errors (`[0].fptemplate`). */
+  field: string
+  items: readonly Readonly<{ object: Readonly<Values>; seed: string }>[]
+}>
+
 /**
  * Runs the bundle functions of custom data types (implemented by the bundles capability in
  * core/bundles/type-functions.ts). Both batch: one sandbox entry for all the values.
@@ -36,6 +46,11 @@ export type CustomTypeFunctions = Readonly<{
     values: readonly unknown[],
   ): Promise<readonly ValueCheck[]>
   transform(ctx: RequestContext, call: TransformCall): Promise<readonly unknown[]>
+  /**
+   * Token IDs from a custom `fptemplate` function (tokens.md §5), one per item, called as
+   * `handler(context, object, seed)`; an answer that is not a valid token ID is 400 ERR1012.
+   */
+  templateIds(ctx: RequestContext, call: TemplateCall): Promise<readonly string[]>
   /** The properties of `collection` a transformer reads in its `object` argument. */
   dependencies(reference: string, collection: StoredCollection): readonly string[]
 }>
