@@ -26,6 +26,8 @@ export type CodeSettings = Readonly<{
   allowedPciHttpDestinations: readonly string[]
   /** Cap on an http_call response body (SVC_SANDBOX_MAX_RESULT_BYTES). */
   maxResponseBytes: number
+  /** SVC_SERVICE_UPDATE_SCHEMA_ON_START: apply types.toml at every start, not only the first. */
+  reloadTypesFileOnStart: boolean
 }>
 
 export type CodeDeps = Readonly<{
