@@ -27,7 +27,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 }
 
-const p50 = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 50)
+const p50 = (samples: number[]) =>
+  percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  )
 
 function line(title: string, samples: number[]): void {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -103,11 +107,15 @@ try {
   console.log(`engine ${server.engine}, ${ROUNDS} rounds, interleaved`)
   line('bulk add 1,000 objects, STRING property', plainAdds)
   line('bulk add 1,000 objects, custom type (validator+normalizer)', customAdds)
-  console.log(`  added by the custom steps (p50)                    ${(p50(customAdds) - p50(plainAdds)).toFixed(1)} ms`)
+  console.log(
+    `  added by the custom steps (p50)                    ${(p50(customAdds) - p50(plainAdds)).toFixed(1)} ms`,
+  )
   line('list 1,000 objects, props=custom (no transformer)', plainLists)
   line('list 1,000 objects, props=custom.token (built-in)', builtinLists)
   line('list 1,000 objects, props=custom.mask (custom)', customLists)
-  console.log(`  added by the custom transformer (p50)              ${(p50(customLists) - p50(plainLists)).toFixed(1)} ms`)
+  console.log(
+    `  added by the custom transformer (p50)              ${(p50(customLists) - p50(plainLists)).toFixed(1)} ms`,
+  )
 } finally {
   await server.stop()
 }
