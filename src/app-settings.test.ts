@@ -71,6 +71,7 @@ describe('coreSettings', () => {
         allowedHttpDestinations: [],
         allowedPciHttpDestinations: [],
         maxResponseBytes: 8 * 1_048_576,
+        reloadTypesFileOnStart: false,
       },
       reencryption: {
         batchSize: config.kms.reencryptBatchSize,
@@ -108,6 +109,7 @@ describe('coreSettings', () => {
       SVC_SERVICE_ALLOWED_HTTP_DESTINATIONS: 'https://a.example/,*',
       SVC_SERVICE_ALLOWED_PCI_HTTP_DESTINATIONS: 'https://pay.example/',
       SVC_SANDBOX_MAX_RESULT_BYTES: '4096',
+      SVC_SERVICE_UPDATE_SCHEMA_ON_START: 'true',
     })
     expect(settings.code).toEqual({
       isJavascriptDisabled: true,
@@ -115,6 +117,7 @@ describe('coreSettings', () => {
       allowedHttpDestinations: ['https://a.example/', '*'],
       allowedPciHttpDestinations: ['https://pay.example/'],
       maxResponseBytes: 4096,
+      reloadTypesFileOnStart: true,
     })
   })
 

@@ -90,6 +90,7 @@ export function coreSettings(config: Config, facts: StartFacts): CoreSettings {
       allowedHttpDestinations: service.allowedHttpDestinations,
       allowedPciHttpDestinations: service.allowedPciHttpDestinations,
       maxResponseBytes: config.sandbox.maxResultBytes,
+      reloadTypesFileOnStart: service.updateSchemaOnStart,
     },
     reencryption: {
       batchSize: config.kms.reencryptBatchSize,

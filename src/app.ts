@@ -10,9 +10,11 @@ import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import { loadStatelessFiles, openStateless } from './app-stateless.ts'
 import { createTelemetry } from './app-telemetry.ts'
+import { readTypesFile } from './app-types-file.ts'
 import type { Config } from './config.ts'
 import type { AuditSink } from './core/audit/audit.ts'
 import { createLocalKms, type Kms } from './core/crypto/kms.ts'
+import { applyTypesFile } from './core/data-types/types-file.ts'
 import { isVaultError } from './core/errors.ts'
 import type { IamFile } from './core/iam/iam.ts'
 import { createServices, type Services } from './core/services.ts'
@@ -184,6 +186,27 @@ async function initializeIam(services: Services, config: Config, store: Store): 
   }
 }
 
+/** Custom types and bundles of the configuration directory; a file that is refused stops the start. */
+async function initializeTypes(services: Services, config: Config, store: Store): Promise<void> {
+  try {
+    const file = await readTypesFile(config)
+    if (file === undefined) return
+    const deps = {
+      store,
+      bundles: services.bundles,
+      dataTypes: services.dataTypes,
+      isReloadedOnStart: services.settings.code.reloadTypesFileOnStart,
+    }
+    await applyTypesFile(deps, file, services.clock)
+  } catch (error) {
+    await store.close()
+    if (isVaultError(error)) throw new StartupError(error.message)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== undefined) throw new StartupError(`The types file cannot be read (${code}).`)
+    throw error
+  }
+}
+
 async function vaultId(store: Store, now: number): Promise<string> {
   const existing = await store.meta.get('vault_id')
   if (existing) return existing
@@ -271,7 +294,10 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   if (seal) await loadStatelessFiles(services, config, { store, seal }, clock)
   else await initializeIam(services, config, store)
   await services.cache.start()
-  if (!seal) services.jobs.start()
+  if (!seal) {
+    await initializeTypes(services, config, store)
+    services.jobs.start()
+  }
   // In-memory mode refuses rotation, so there is never anything to re-encrypt.
   if (!store.isMemory && !seal) services.reencryption.start()
   return {

@@ -4,6 +4,7 @@ import { createDestinationCheck } from './actions/destinations.ts'
 import type { Outbound } from './actions/outbound.ts'
 import type { AuditService } from './audit/audit.ts'
 import { type BundleReferrer, createBundlesService } from './bundles/bundles.ts'
+import type { BundleRegistry } from './bundles/registry.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
 import type { ControlCache } from './cache.ts'
 import type { CollectionsService } from './collections/collections.ts'
@@ -25,6 +26,8 @@ export type CodeSettings = Readonly<{
   allowedPciHttpDestinations: readonly string[]
   /** Cap on an http_call response body (SVC_SANDBOX_MAX_RESULT_BYTES). */
   maxResponseBytes: number
+  /** SVC_SERVICE_UPDATE_SCHEMA_ON_START: apply types.toml at every start, not only the first. */
+  reloadTypesFileOnStart: boolean
 }>
 
 export type CodeDeps = Readonly<{
@@ -42,6 +45,8 @@ export type CodeDeps = Readonly<{
   settings: CodeSettings
   /** What else references bundles (custom data types) and may block deleting one. */
   referrers?: readonly BundleReferrer[]
+  /** The bundles as data operations see them, shared with the custom type functions. */
+  registry?: BundleRegistry
 }>
 
 export function createCodeServices(deps: CodeDeps) {

@@ -4,7 +4,9 @@ import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts
 import type { Detector } from './analysis/detector.ts'
 import { createLocalDetector } from './analysis/local-detector.ts'
 import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
+import { createBundleRegistry } from './bundles/registry.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
+import { createTypeFunctions } from './bundles/type-functions.ts'
 import { type CacheDeps, createControlCache } from './cache.ts'
 import { type CodeSettings, createCodeServices } from './code-services.ts'
 import { type CollectionsDeps, createCollectionsService } from './collections/collections.ts'
@@ -16,6 +18,7 @@ import type { Kms } from './crypto/kms.ts'
 import { createCryptoService } from './crypto-api/crypto-api.ts'
 import type { CryptoLimits } from './crypto-api/deps.ts'
 import type { TypeLimits } from './data-types/data-type.ts'
+import { createDataTypesService, dataTypesReferrer } from './data-types/data-types.ts'
 import { createTypeRegistry } from './data-types/registry.ts'
 import { createIamService, type IamDeps } from './iam/iam.ts'
 import { createKeysService } from './keys/keys.ts'
@@ -108,6 +111,7 @@ function createDataServices(
     iam: ReturnType<typeof createIamService>
     audit: ReturnType<typeof createAuditService>
     types: ReturnType<typeof createTypeRegistry>
+    custom: ReturnType<typeof createTypeFunctions>
     collections: ReturnType<typeof createCollectionsService>
     indexing: ReturnType<typeof createIndexing>
   }>,
@@ -202,6 +206,15 @@ export function createServices(deps: ServicesDeps) {
     exportKms: deps.exportKms,
   })
   const types = createTypeRegistry({ limits: settings.typeLimits })
+  const dataTypes = createDataTypesService({
+    store,
+    cache,
+    audit,
+    types,
+    isJavascriptDisabled: settings.code.isJavascriptDisabled,
+  })
+  // Before collections: their properties may name custom types.
+  cache.register('data_types', dataTypes.load)
   const indexing = createIndexing(envelope)
   const collections = createCollectionsService({
     store,
@@ -212,7 +225,22 @@ export function createServices(deps: ServicesDeps) {
     ...settings.collections,
   })
   cache.register('collections', collections.load)
-  const data = createDataServices(deps, { envelope, iam, audit, types, collections, indexing })
+  const bundleRegistry = createBundleRegistry()
+  const custom = createTypeFunctions({
+    registry: bundleRegistry,
+    sandbox: deps.sandbox,
+    types,
+    isJavascriptDisabled: settings.code.isJavascriptDisabled,
+  })
+  const data = createDataServices(deps, {
+    envelope,
+    iam,
+    audit,
+    types,
+    custom,
+    collections,
+    indexing,
+  })
   // The keyed derivation of deterministic token IDs and hashes; the tokens capability shares it.
   const deterministicIds = createDeterministicIds((use, data) =>
     envelope.mac('deterministic', use, data),
@@ -225,6 +253,7 @@ export function createServices(deps: ServicesDeps) {
     envelope,
     collections,
     types,
+    custom,
     iam,
     reader: objectReader,
     ids: deterministicIds,
@@ -235,6 +264,7 @@ export function createServices(deps: ServicesDeps) {
     iam,
     collections,
     types,
+    custom,
     envelope,
     ids: deterministicIds,
     ciphertexts: crypto.ciphertexts,
@@ -255,6 +285,8 @@ export function createServices(deps: ServicesDeps) {
     tokens,
     crypto,
     settings: settings.code,
+    referrers: [dataTypesReferrer],
+    registry: bundleRegistry,
   })
   const analysis = createAnalysisService({
     detector: deps.detector ?? createLocalDetector(),
@@ -296,6 +328,7 @@ export function createServices(deps: ServicesDeps) {
     confvars,
     system,
     types,
+    dataTypes,
     collections,
     ...data,
     deterministicIds,

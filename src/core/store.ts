@@ -4,6 +4,7 @@ import type { ActionsRepo } from './actions/store.ts'
 import type { AuditRepo } from './audit/store.ts'
 import type { BundlesRepo } from './bundles/store.ts'
 import type { CollectionsRepo } from './collections/store.ts'
+import type { DataTypesRepo } from './data-types/store.ts'
 import type { IamRepo } from './iam/store.ts'
 import type { ObjectsRepo, SearchIndexRepo, SubstringRepo } from './objects/store.ts'
 import type { ConfvarsRepo } from './system/store.ts'
@@ -82,6 +83,7 @@ export type Repos = {
   readonly tokens: TokensRepo
   readonly bundles: BundlesRepo
   readonly actions: ActionsRepo
+  readonly dataTypes: DataTypesRepo
 }
 
 export type Store = Repos & {

@@ -158,6 +158,20 @@ export type ActionsTable = {
   modified_at: number
 }
 
+export type DataTypesTable = {
+  name: string
+  name_key: string
+  base_type_name: string
+  description: string
+  validator: string | null
+  normalizer: string | null
+  /** JSON array of `"<bundle>.<function>"` references. */
+  transformers: string
+  default_transformer: string | null
+  created_at: number
+  modified_at: number
+}
+
 export type Tables = TokenTables & {
   schema_migrations: SchemaMigrationsTable
   vault_meta: VaultMetaTable
@@ -177,6 +191,7 @@ export type Tables = TokenTables & {
   collection_properties: CollectionPropertiesTable
   bundles: BundlesTable
   actions: ActionsTable
+  data_types: DataTypesTable
 }
 
 export type TokensTable = {

@@ -8,6 +8,7 @@ import { createActionsRepo } from './repos/actions.ts'
 import { createAuditRepo } from './repos/audit.ts'
 import { createBundlesRepo } from './repos/bundles.ts'
 import { createCollectionsRepo } from './repos/collections.ts'
+import { createDataTypesRepo } from './repos/data-types.ts'
 import { createIamRepo } from './repos/iam.ts'
 import { createMetaRepo } from './repos/meta.ts'
 import { createObjectsRepo } from './repos/objects.ts'
@@ -41,6 +42,7 @@ class SqlRepos implements Repos {
   #tokens?: Repos['tokens']
   #bundles?: Repos['bundles']
   #actions?: Repos['actions']
+  #dataTypes?: Repos['dataTypes']
   readonly #db: Kysely<Tables>
   readonly #dialect: SqlDialect
   readonly #statements: Statements
@@ -107,6 +109,10 @@ class SqlRepos implements Repos {
     this.#actions ??= createActionsRepo(this.#db)
     return this.#actions
   }
+  get dataTypes() {
+    this.#dataTypes ??= createDataTypesRepo(this.#db)
+    return this.#dataTypes
+  }
 }
 
 export function createSqlStore(database: OpenDatabase): Store {
@@ -128,6 +134,7 @@ export function createSqlStore(database: OpenDatabase): Store {
     tokens: repos.tokens,
     bundles: repos.bundles,
     actions: repos.actions,
+    dataTypes: repos.dataTypes,
     kind: database.dialect.name,
     isMemory: database.isMemory,
     async transaction(work, options = {}) {

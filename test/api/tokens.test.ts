@@ -144,10 +144,10 @@ describeEngines('tokens API', (engine) => {
       await tokens.tokenize([
         { type: 'randomized', object: { fields: { card: CARD } }, fptemplate: 'mybundle.fn' },
       ]),
-      400,
-      'ERR1012',
+      404,
+      'ERR1004',
     )
-    expect(custom.message).toMatch(/bundle mybundle .*not found/)
+    expect(custom.message).toMatch(/fptemplate mybundle\.fn is not found/)
   })
 
   it('answers the spec errors and creates nothing', async () => {

@@ -7,6 +7,18 @@ export const ACTIONS = `${API}/ctl/actions`
 export const INVOKE = `${API}/data/actions`
 export const REASON = 'reason=AppFunctionality'
 
+/** Validator, normalizer and transformers of a relaxed SSN type (custom data type tests). */
+export const SSN_HELPERS = `
+exports.validate = { type: 'validator', handler: (value) => /^\\d{3}-?\\d{2}-?\\d{4}$/.test(value) }
+exports.normalize = { type: 'normalizer', handler: (value) => value.replace(/-/g, '') }
+exports.mask = {
+  type: 'transformer',
+  handler: (context, object, value) => '*****' + value.slice(-4),
+}
+exports.last4 = { type: 'transformer', handler: (context, object, value) => value.slice(-4) }
+exports.notify = { type: 'action', handler: () => 1 }
+`
+
 /** Bundle code as the API takes it: base64 of the script. */
 export function code(script: string): string {
   return Buffer.from(script, 'utf8').toString('base64')

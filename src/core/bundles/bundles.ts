@@ -9,7 +9,7 @@ import type { Repos, Store } from '../store.ts'
 import { bundleSource, decodeCode } from './code.ts'
 import { assertSuperset, type FunctionPrototype, judgeExports } from './exports.ts'
 import { loadError } from './failures.ts'
-import { createBundleRegistry } from './registry.ts'
+import { type BundleRegistry, createBundleRegistry } from './registry.ts'
 import { isSandboxFailure, type Sandbox } from './sandbox.ts'
 import type { StoredBundle } from './store.ts'
 
@@ -31,6 +31,8 @@ export type BundlesDeps = Readonly<{
   /** SVC_FEATURES_DISABLE_JAVASCRIPT: adding or changing code is 405 ERR1003. */
   isJavascriptDisabled: boolean
   referrers: readonly BundleReferrer[]
+  /** The registry data operations read (created here when not shared). */
+  registry?: BundleRegistry
 }>
 
 export type BundleInput = Readonly<{ name: string; description?: string; code: string }>
@@ -53,7 +55,7 @@ const byName = (a: StoredBundle, b: StoredBundle) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 
 export function createBundlesService(deps: BundlesDeps) {
-  const registry = createBundleRegistry()
+  const registry = deps.registry ?? createBundleRegistry()
 
   function assertEnabled(): void {
     if (deps.isJavascriptDisabled) throw javascriptDisabled()

@@ -14,6 +14,7 @@ import type { Keyring } from '../crypto/keyring.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import type { IamService } from '../iam/iam.ts'
 import type { StoredObjectReader } from '../objects/reader.ts'
+import type { CustomTypeFunctions } from '../values/custom.ts'
 import {
   type DecryptBlobOptions,
   decryptBlob,
@@ -36,10 +37,26 @@ export type CryptoServiceDeps = Readonly<{
   /** `object.id` sources; the objects service provides it once it exists. */
   reader: StoredObjectReader
   ids: DeterministicIds
-  /** Custom transformers (bundles capability); undefined until the sandbox exists. */
-  runCustomTransformer?: CustomTransformerRunner
+  /** Custom data types' functions (validators, normalizers, transformers) in the sandbox. */
+  custom: CustomTypeFunctions
   limits: CryptoLimits
 }>
+
+/** Decrypt's transformers through the custom type functions (one value per call). */
+function customTransformerRunner(custom: CustomTypeFunctions): CustomTransformerRunner {
+  return async (ctx, call) => {
+    if (call.value === null || call.value === undefined) return null
+    const names = custom.dependencies(call.function, call.collection)
+    const object = Object.fromEntries(names.map((n) => [n, call.object[n] ?? null]))
+    const [result] = await custom.transform(ctx, {
+      function: call.function,
+      collection: call.collection,
+      property: call.property,
+      items: [{ object, value: call.value }],
+    })
+    return result ?? null
+  }
+}
 
 export function createCryptoService(deps: CryptoServiceDeps) {
   const ciphertexts = createCiphertexts({
@@ -53,7 +70,8 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     ciphertexts,
     ids: deps.ids,
     reader: deps.reader,
-    runCustomTransformer: deps.runCustomTransformer,
+    runCustomTransformer: customTransformerRunner(deps.custom),
+    custom: deps.custom,
     limits: deps.limits,
   }
   type Ctx = RequestContext

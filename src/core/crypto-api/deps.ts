@@ -10,6 +10,7 @@ import type { PolicyCheck } from '../iam/evaluate.ts'
 import type { IamService } from '../iam/iam.ts'
 import { propertyResources } from '../iam/policy.ts'
 import type { StoredObjectReader } from '../objects/reader.ts'
+import type { CustomTypeFunctions } from '../values/custom.ts'
 import type { Ciphertexts, EncryptionType } from './ciphertext.ts'
 import { dataTypeOf } from './fields.ts'
 import type { CustomTransformerRunner } from './transform.ts'
@@ -33,6 +34,7 @@ export type CryptoDeps = Readonly<{
   ids: DeterministicIds
   reader: StoredObjectReader
   runCustomTransformer: CustomTransformerRunner | undefined
+  custom: CustomTypeFunctions
   limits: CryptoLimits
 }>
 

@@ -2,6 +2,7 @@
 import type { EncryptionRequest, UpdateEncryptionRequest } from '../../contract/crypto-api.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
+import { checkCustomValues } from '../values/custom.ts'
 import { decodeBase64, type EncryptionType, type Opened } from './ciphertext.ts'
 import {
   assertItemCount,
@@ -82,13 +83,18 @@ export async function encrypt(
 }
 
 /** The source's fields with `fields` laid over them (validated; `null` removes a property). */
-function overlay(
+async function overlay(
   deps: CryptoDeps,
+  ctx: RequestContext,
   collection: StoredCollection,
   source: Opened,
   fields: Readonly<Values>,
-): Values {
-  const merged = { ...fieldsOf(source.content), ...validateFields(deps.types, collection, fields) }
+): Promise<Values> {
+  const given = validateFields(deps.types, collection, fields)
+  const merged = {
+    ...fieldsOf(source.content),
+    ...(await checkCustomValues(ctx, deps, collection, given)),
+  }
   for (const [name, value] of Object.entries(fields)) if (value === null) delete merged[name]
   return merged
 }
@@ -117,14 +123,15 @@ export async function updateEncrypted(
       scope: item.encrypted_object.scope ?? '',
     })),
   )
-  const planned = items.map((item, i) => {
+  const planned = []
+  for (const [i, item] of items.entries()) {
     const source = sources[i] as Opened
-    const merged = overlay(deps, collection, source, item.fields)
+    const merged = await overlay(deps, ctx, collection, source, item.fields)
     const values = item.props ? selectProps(collection, merged, item.props) : merged
     const type = item.type ?? source.type
     const tags = type === 'deterministic' ? [] : [...source.metadata.tags]
-    return { values, type, scope: item.scope ?? item.encrypted_object.scope ?? '', tags }
-  })
+    planned.push({ values, type, scope: item.scope ?? item.encrypted_object.scope ?? '', tags })
+  }
   const names = planned.flatMap((item) => Object.keys(item.values))
   deps.iam.checkPolicies(ctx, propertyChecks('decrypt', collection, names, options.archived))
   for (const source of sources) assertLifecycle(source.metadata, options.archived, ctx.now)

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import type { StoredObjectReader } from '../objects/reader.ts'
+import { type CustomTypeFunctions, checkCustomValues } from '../values/custom.ts'
 import { type Ciphertexts, decodeBase64 } from './ciphertext.ts'
 import { type Values, validateFields } from './fields.ts'
 import { assertLifecycle } from './lifecycle.ts'
@@ -19,6 +20,8 @@ export type ResolvedSource = Readonly<{
 
 export type SourceDeps = Readonly<{
   types: TypeRegistry
+  /** Custom data types' validators and normalizers, run on `fields`. */
+  custom: CustomTypeFunctions
   reader: StoredObjectReader
   ciphertexts: Ciphertexts
 }>
@@ -92,7 +95,7 @@ export async function resolveSources(
   const readAt = new Map(stored.map((i, k) => [i, read[k] as Values]))
   const openedAt = new Map(encrypted.map((i, k) => [i, opened[k] as Values]))
   const results: (ResolvedSource | undefined)[] = []
-  keys.forEach((key, i) => {
+  for (const [i, key] of keys.entries()) {
     const object = objects[i] as InputObject
     if (key === 'id') {
       const objectId = (object.id as string).toLowerCase()
@@ -101,8 +104,11 @@ export async function resolveSources(
       results.push({ kind: 'given', values: openedAt.get(i) as Values })
     else if (key === 'fields') {
       const values = validateFields(deps.types, collection, object.fields ?? {})
-      results.push({ kind: 'given', values })
+      results.push({
+        kind: 'given',
+        values: await checkCustomValues(ctx, deps, collection, values),
+      })
     } else results.push(earlier(results, i, object.request_index as number))
-  })
+  }
   return results as ResolvedSource[]
 }

@@ -100,7 +100,7 @@ function dependsOn(info: DataTypeInfo, bundle: string): boolean {
 }
 
 export function createTypeRegistry(deps: TypeRegistryDeps) {
-  const builtins = new Map(BUILTIN_TYPES.map((type) => [type.name, builtinInfo(type)]))
+  let builtins = new Map(BUILTIN_TYPES.map((type) => [type.name, builtinInfo(type)]))
   let customs = new Map<string, DataTypeInfo>()
   let customTransformers = new Map<string, ReadonlyMap<string, string>>()
 
@@ -160,6 +160,8 @@ export function createTypeRegistry(deps: TypeRegistryDeps) {
      * Custom types by name, after the built-ins (in the spec's order) when `showBuiltins`;
      * `bundle` keeps the types whose functions come from that bundle (built-ins have none).
      */
+    /** The custom type's definition (validator, normalizer) when `name` is a custom type. */
+    custom: (name: string): DataTypeInfo | undefined => customs.get(name),
     list(options: { showBuiltins: boolean; bundle?: string }): DataTypeInfo[] {
       const all = [...(options.showBuiltins ? builtins.values() : []), ...customs.values()]
       const { bundle } = options
@@ -170,13 +172,30 @@ export function createTypeRegistry(deps: TypeRegistryDeps) {
     validate,
     transformer,
     jsonType: (name: string): JsonValueType => getOrThrow(name).base.jsonType,
-    /** Replaces the custom types (loaded by the bundles capability through the control cache). */
+    /**
+     * Replaces the custom types (loaded by the data types capability through the control cache).
+     * A stored type named like a built-in one only adds custom transformers to it (§6.4).
+     */
     setCustomTypes(types: readonly CustomType[]): void {
       const sorted = [...types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      const extended = new Map(BUILTIN_TYPES.map((type) => [type.name, builtinInfo(type)]))
+      for (const t of sorted) {
+        const builtin = BUILTIN_BY_NAME.get(t.name)
+        if (builtin === undefined) continue
+        const own = t.transformers.map(functionName)
+        const inherited = Object.keys(builtin.transformers).filter((n) => !own.includes(n))
+        extended.set(t.name, {
+          ...builtinInfo(builtin),
+          transformerNames: [...inherited, ...own],
+          functions: t.transformers,
+        })
+      }
+      builtins = extended
       customs = new Map(
         sorted.flatMap((t) => {
           const base = BUILTIN_BY_NAME.get(t.baseTypeName)
-          return base === undefined ? [] : [[t.name, customInfo(t, base)] as const]
+          if (base === undefined || BUILTIN_BY_NAME.has(t.name)) return []
+          return [[t.name, customInfo(t, base)] as const]
         }),
       )
       customTransformers = new Map(

@@ -19,7 +19,7 @@ import { isActive, serializeValues } from './records.ts'
 import type { SealedWrite } from './seal-thread.ts'
 import type { IndexEntry, ObjectRecord } from './store.ts'
 import { claimUnique } from './uniqueness.ts'
-import { commitNew, decodeBodies, type WriteOptions } from './writing.ts'
+import { commitNew, decodeBodies, type WriteOptions, withCustomValues } from './writing.ts'
 
 type Fields = Record<string, unknown>
 
@@ -269,12 +269,13 @@ export function createAddition(deps: ObjectsDeps) {
     const decoded = await decodeBodies(deps, bodies, options)
     const errors: ItemErrors = new Map()
     const rules = { types: deps.types, isImport: options.isImport, isCreate: true }
-    const inputs = decoded.map((body, i) =>
+    const read = decoded.map((body, i) =>
       attempt(errors, i, () => readObjectBody(collection, body, rules)),
     )
+    const inputs = await withCustomValues(ctx, deps, collection, read, errors)
     const drafts = await draft(ctx, collection, inputs, errors)
     const drafted = new Map(drafts.map((d) => [d.index, d.id]))
-    const ids = inputs.map((input, i) => drafted.get(i) ?? input?.id)
+    const ids = read.map((input, i) => drafted.get(i) ?? input?.id)
     auditObjects(
       ctx,
       drafts.map((d) => d.id),

@@ -8,6 +8,7 @@ import type { ExportKeys } from '../crypto/export-key.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import type { PageSettings } from '../paging/pages.ts'
 import type { Store } from '../store.ts'
+import type { CustomTypeFunctions } from '../values/custom.ts'
 import type { Indexing } from './indexing.ts'
 import type { ExpirationDefaults } from './lifecycle.ts'
 import type { SealThread } from './seal-thread.ts'
@@ -38,6 +39,8 @@ export type ObjectsDeps = Readonly<{
   iam: PolicyGate
   collections: Pick<CollectionsService, 'getCachedOrThrow' | 'getCached'>
   types: TypeRegistry
+  /** Custom data types' validators, normalizers and transformers (the sandbox). */
+  custom: CustomTypeFunctions
   envelope: Envelope
   indexing: Indexing
   audit: AuditService

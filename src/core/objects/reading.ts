@@ -17,7 +17,7 @@ import { planRead, type ReadPlan, type ReadRequest, readChecks } from './read.ts
 import { isActive } from './records.ts'
 import { renderObjects } from './render.ts'
 import { valueChecks, verifierOf } from './scan.ts'
-import { type ObjectsQuery, planSearch } from './search.ts'
+import { type ObjectsQuery, planSearch, withCustomQueryValues } from './search.ts'
 import type { ObjectFilter, ObjectRecord, SearchCondition } from './store.ts'
 
 type Fields = Record<string, unknown>
@@ -158,7 +158,8 @@ export function createReading(deps: ObjectsDeps) {
     request: ReadRequest & PageParams,
   ): Promise<ObjectsPage> {
     const read = prepare(ctx, name, request)
-    const plan = planSearch(read.collection, query, deps)
+    const normalized = await withCustomQueryValues(ctx, deps, read.collection, query)
+    const plan = planSearch(read.collection, normalized, deps)
     for (const property of plan.searched) ctx.audit.properties.add(property)
     const searched = propertyChecks(read.collection, plan.searched, 'search', read.plan.isArchived)
     deps.iam.checkPolicies(ctx, [...readChecks(read.collection, read.plan), ...searched])

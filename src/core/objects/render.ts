@@ -2,14 +2,19 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import { VaultError } from '../errors.ts'
+import type { ResolvedTransformer } from '../data-types/registry.ts'
 import { formatNano } from '../time.ts'
+import type { CustomTypeFunctions } from '../values/custom.ts'
 import type { TokenLookup } from './deps.ts'
 import type { ReadItem, ReadPlan } from './read.ts'
 import { recordValues } from './records.ts'
 import type { ObjectRecord } from './store.ts'
 
-export type RenderDeps = Readonly<{ envelope: Envelope; tokens: TokenLookup }>
+export type RenderDeps = Readonly<{
+  envelope: Envelope
+  tokens: TokenLookup
+  custom: CustomTypeFunctions
+}>
 
 type Fields = Record<string, unknown>
 
@@ -34,6 +39,8 @@ function builtinValue(record: ObjectRecord, name: string): unknown {
   return null
 }
 
+type Custom = Extract<ResolvedTransformer, { kind: 'custom' }>
+
 async function transform(
   ctx: RequestContext,
   deps: RenderDeps,
@@ -44,13 +51,23 @@ async function transform(
   if (transformer === undefined) return input.value
   if (transformer.kind === 'value')
     return transformer.apply(input.value, { now: ctx.now, param: ctx.transParam })
-  if (transformer.kind === 'token') {
-    const { record } = input
-    return deps.tokens.pciTokenFor(ctx, record.collection, record.id, item.property.name)
-  }
-  throw new VaultError('featureDisabled', {
-    message: 'Custom transformers run in bundles, which this service does not offer yet.',
-  })
+  const { record } = input
+  return deps.tokens.pciTokenFor(ctx, record.collection, record.id, item.property.name)
+}
+
+/** The properties custom transformers read in their `object` argument. */
+function dependenciesOf(
+  deps: RenderDeps,
+  collection: StoredCollection,
+  items: readonly ReadItem[],
+) {
+  return new Map(
+    items.flatMap((item) => {
+      const resolved = item.transformer?.resolved
+      if (resolved?.kind !== 'custom') return []
+      return [[item.key, deps.custom.dependencies(resolved.function, collection)] as const]
+    }),
+  )
 }
 
 /** Opens, in one batch, the encrypted properties the items read from every row. */
@@ -58,11 +75,36 @@ function openNeeded(
   deps: RenderDeps,
   collection: StoredCollection,
   records: readonly ObjectRecord[],
-  items: readonly ReadItem[],
+  needed: readonly string[],
 ) {
   const encrypted = new Set(collection.properties.filter((p) => p.isEncrypted).map((p) => p.name))
-  const properties = [...new Set(items.map((i) => i.property.name))].filter((n) => encrypted.has(n))
+  const properties = [...new Set(needed)].filter((n) => encrypted.has(n))
   return recordValues(deps.envelope, records, properties)
+}
+
+/** One custom transformer over the item's values of every row, in one sandbox entry. */
+async function transformAll(
+  ctx: RequestContext,
+  deps: RenderDeps,
+  collection: StoredCollection,
+  call: Readonly<{ item: ReadItem; custom: Custom; dependencies: readonly string[] }>,
+  rows: readonly Readonly<{ value: unknown; fields: Readonly<Fields> }>[],
+): Promise<unknown[]> {
+  const at = rows.flatMap((row, i) => (row.value === null ? [] : [i]))
+  const items = at.map((i) => {
+    const row = rows[i] as (typeof rows)[number]
+    const object = Object.fromEntries(call.dependencies.map((n) => [n, row.fields[n] ?? null]))
+    return { object, value: row.value }
+  })
+  const results = await deps.custom.transform(ctx, {
+    function: call.custom.function,
+    collection,
+    property: call.item.property.name,
+    items,
+  })
+  const out: unknown[] = rows.map(() => null)
+  for (const [k, i] of at.entries()) out[i] = results[k] ?? null
+  return out
 }
 
 /** The answer maps, one per row, with exactly the requested keys (absent values are null). */
@@ -73,16 +115,32 @@ export async function renderObjects(
   records: readonly ObjectRecord[],
   plan: ReadPlan,
 ): Promise<Fields[]> {
-  const values = openNeeded(deps, collection, records, plan.items)
-  return Promise.all(
-    records.map(async (record, i) => {
-      const out: Fields = {}
-      for (const item of plan.items) {
-        const { name, isBuiltin } = item.property
-        const value = isBuiltin ? builtinValue(record, name) : (values[i]?.[name] ?? null)
-        out[item.key] = await transform(ctx, deps, item, { value, record })
-      }
-      return out
-    }),
-  )
+  const dependencies = dependenciesOf(deps, collection, plan.items)
+  const needed = [...plan.items.map((i) => i.property.name), ...[...dependencies.values()].flat()]
+  const values = openNeeded(deps, collection, records, needed)
+  const readValue = (item: ReadItem, record: ObjectRecord, i: number) =>
+    item.property.isBuiltin
+      ? builtinValue(record, item.property.name)
+      : (values[i]?.[item.property.name] ?? null)
+  const outs: Fields[] = records.map(() => ({}))
+  for (const item of plan.items) {
+    const resolved = item.transformer?.resolved
+    if (resolved?.kind === 'custom') {
+      const rows = records.map((record, i) => ({
+        value: readValue(item, record, i),
+        fields: values[i] ?? {},
+      }))
+      const call = { item, custom: resolved, dependencies: dependencies.get(item.key) ?? [] }
+      const results = await transformAll(ctx, deps, collection, call, rows)
+      for (const [i, out] of outs.entries()) out[item.key] = results[i]
+      continue
+    }
+    await Promise.all(
+      records.map(async (record, i) => {
+        const value = readValue(item, record, i)
+        ;(outs[i] as Fields)[item.key] = await transform(ctx, deps, item, { value, record })
+      }),
+    )
+  }
+  return outs
 }

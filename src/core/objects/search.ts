@@ -1,10 +1,13 @@
 // src/core/objects/search.ts: a search query (match, in, like) → store conditions, and the checks a scan makes
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import { propertyNotFound } from '../collections/errors.ts'
+import type { RequestContext } from '../context.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { invalidRequest } from '../errors.ts'
 import { ownValue } from '../own.ts'
 import { hasNul, invalidValue } from '../values/body.ts'
+import { hasCustomCheck } from '../values/custom.ts'
+import type { ObjectsDeps } from './deps.ts'
 import { type Indexing, isIndexed, isSubstringIndexed } from './indexing.ts'
 import type { BuiltinColumn, SearchCondition } from './store.ts'
 import { type LikePattern, parseLike } from './substring.ts'
@@ -202,4 +205,39 @@ export function planSearch(
   ]
   const selectsIds = conditions.some((c) => c.kind === 'ids')
   return { conditions, likes, scans, searched, selectsIds }
+}
+
+/**
+ * `match` and `in` values of custom-typed properties through the type's validator and normalizer
+ * first (the base type runs again in planSearch), so a query finds the stored normalized value.
+ */
+export async function withCustomQueryValues(
+  ctx: RequestContext,
+  deps: Pick<ObjectsDeps, 'types' | 'custom'>,
+  collection: StoredCollection,
+  query: ObjectsQuery,
+): Promise<ObjectsQuery> {
+  const lists: Record<string, readonly unknown[]> = {}
+  for (const [name, value] of Object.entries(query.match ?? {})) lists[`m:${name}`] = [value]
+  for (const [name, values] of Object.entries(query.in ?? {}))
+    if (Array.isArray(values)) lists[`i:${name}`] = values
+  const result = { match: { ...query.match }, in: { ...query.in } }
+  for (const [key, values] of Object.entries(lists)) {
+    const name = key.slice(2)
+    const property = collection.properties.find((p) => p.name === name)
+    if (property === undefined || !hasCustomCheck(deps.types, property.dataType)) continue
+    const given = values.filter((v) => v !== null).map((v) => deps.types.validate(property, v))
+    const checked = await deps.custom.check(ctx, property, given)
+    const normalized = checked.map((c) => {
+      if (!c.ok) throw c.error
+      return c.value
+    })
+    if (key.startsWith('m:')) result.match[name] = values[0] === null ? null : normalized[0]
+    else result.in[name] = [...normalized, ...values.filter((v) => v === null)]
+  }
+  return {
+    ...query,
+    ...(query.match ? { match: result.match } : {}),
+    ...(query.in ? { in: result.in } : {}),
+  }
 }

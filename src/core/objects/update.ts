@@ -22,7 +22,13 @@ import {
 } from './records.ts'
 import type { ObjectRecord } from './store.ts'
 import { applyUpdate, type UpdatePlan } from './update-apply.ts'
-import { commit, decodeBodies, sealChanges, type WriteOptions } from './writing.ts'
+import {
+  commit,
+  decodeBodies,
+  sealChanges,
+  type WriteOptions,
+  withCustomValues,
+} from './writing.ts'
 
 type Fields = Record<string, unknown>
 
@@ -187,13 +193,14 @@ export function createUpdating(deps: ObjectsDeps) {
     )
     const decoded = await decodeBodies(deps, bodies, opts)
     const errors: ItemErrors = new Map()
-    const inputs = readInputs(collection, decoded, opts, errors)
+    const read = readInputs(collection, decoded, opts, errors)
+    const inputs = await withCustomValues(ctx, deps, collection, read, errors)
     const targets = await loadTargets(ctx, collection, inputs, {
       isArchived: opts.isArchived,
       errors,
     })
     const plans = await plan(ctx, collection, targets, { expiry, errors })
-    const ids = inputs.map((input) => input?.id)
+    const ids = read.map((input) => input?.id)
     auditObjects(
       ctx,
       plans.map((p) => p.after.id),

@@ -2,8 +2,10 @@
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
-import { invalidRequest, notInMemoryMode } from '../errors.ts'
+import { invalidRequest, notInMemoryMode, type VaultError } from '../errors.ts'
 import type { Repos } from '../store.ts'
+import type { ObjectInput } from '../values/body.ts'
+import { applyCustomChecks } from '../values/custom.ts'
 import { importValues } from '../values/export.ts'
 import { type SealedMap, sealObjects } from '../values/sealing.ts'
 import { BatchRejected, type BulkResult, bulkResult, type ItemErrors } from '../writes/bulk.ts'
@@ -32,6 +34,32 @@ export async function decodeBodies(
     throw invalidRequest('The export_key parameter requires import=true.', 'export_key')
   if (deps.store.isMemory) throw notInMemoryMode('Importing values with an export key')
   return importValues(deps.exportKeys, options.exportKey, bodies)
+}
+
+/**
+ * The custom data types' validators and normalizers over every item's values (one sandbox entry
+ * per property); an item with a bad value fails with its error, the others get normalized values.
+ */
+export async function withCustomValues(
+  ctx: RequestContext,
+  deps: ObjectsDeps,
+  collection: StoredCollection,
+  inputs: readonly (ObjectInput | undefined)[],
+  errors: ItemErrors,
+): Promise<(ObjectInput | undefined)[]> {
+  const checked = await applyCustomChecks(
+    ctx,
+    deps,
+    collection,
+    inputs.map((input, i) => (errors.has(i) ? undefined : input?.values)),
+  )
+  return inputs.map((input, i) => {
+    const result = checked[i]
+    if (input === undefined || result === undefined) return input
+    if (!(result instanceof Error)) return { ...input, values: result }
+    errors.set(i, result as VaultError)
+    return undefined
+  })
 }
 
 /** Seals the encrypted values of many objects in one batch; returns plain values and sealed maps. */

@@ -11,6 +11,7 @@ import type { ObjectsService } from '../objects/objects.ts'
 import type { StoredObjectReader } from '../objects/reader.ts'
 import type { PageSettings } from '../paging/pages.ts'
 import type { Store } from '../store.ts'
+import type { CustomTypeFunctions } from '../values/custom.ts'
 
 export type TokensSettings = Readonly<{
   /** SVC_DB_MAX_TOKEN_TAGS. */
@@ -26,6 +27,8 @@ export type TokensDeps = Readonly<{
   iam: PolicyGate
   collections: Pick<CollectionsService, 'getCachedOrThrow'>
   types: TypeRegistry
+  /** Custom data types' functions: `fields` checks, transformers, custom fptemplates. */
+  custom: CustomTypeFunctions
   envelope: Envelope
   ids: DeterministicIds
   ciphertexts: Ciphertexts

@@ -1,6 +1,7 @@
 // src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
 
 import { auditTouched, propertyChecks } from '../access/checks.ts'
+import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
 import { ownValue } from '../own.ts'
@@ -81,16 +82,49 @@ export async function detokenize(
   const groups = options.includeMetadata
     ? new Map(groupTokens(views, options.includeAggregate).map((g) => [g.token_id, g]))
     : undefined
-  return views.map((view, i) => {
-    const values =
-      view.row.type === 'pointer' ? (current.get(view.row.objectId ?? '') ?? {}) : (data[i] ?? {})
+  const values = views.map((view, i) =>
+    view.row.type === 'pointer' ? (current.get(view.row.objectId ?? '') ?? {}) : (data[i] ?? {}),
+  )
+  const results = views.map((view, i) => {
     const item: Detokenized = {
       token_id: view.row.tokenId,
-      fields: fieldsOf(ctx, view, values, items),
+      fields: fieldsOf(ctx, view, values[i] ?? {}, items),
     }
     const metadata = groups?.get(view.row.tokenId)
     return metadata ? { ...item, metadata } : item
   })
+  for (const item of items ?? []) {
+    if (item.custom === undefined) continue
+    await transformAll(deps, ctx, { collection, item, function: item.custom }, values, results)
+  }
+  return results
+}
+
+/** One custom transformer over the item's value of every token, in one sandbox entry. */
+async function transformAll(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  call: Readonly<{ collection: StoredCollection; item: PropItem; function: string }>,
+  values: readonly Record<string, unknown>[],
+  results: Detokenized[],
+): Promise<void> {
+  const dependencies = deps.custom.dependencies(call.function, call.collection)
+  const at = values.flatMap((v, i) => ((v[call.item.property] ?? null) === null ? [] : [i]))
+  const transformed = await deps.custom.transform(ctx, {
+    function: call.function,
+    collection: call.collection,
+    property: call.item.property,
+    items: at.map((i) => {
+      const v = values[i] ?? {}
+      return {
+        object: Object.fromEntries(dependencies.map((n) => [n, v[n] ?? null])),
+        value: v[call.item.property],
+      }
+    }),
+  })
+  for (const result of results) result.fields[call.item.key] = null
+  for (const [k, i] of at.entries())
+    (results[i] as Detokenized).fields[call.item.key] = transformed[k] ?? null
 }
 
 export async function searchTokens(

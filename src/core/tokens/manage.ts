@@ -3,6 +3,7 @@ import { auditTouched } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { collectionResource, tokensResource } from '../iam/policy.ts'
+import { isCustomTemplate, templateIdSource } from './custom-template.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, noTokenMatched, tokenIdsNotFound } from './errors.ts'
 import { randomId } from './ids.ts'
@@ -81,8 +82,21 @@ export async function rotateTokens(
       const row = views[i]?.row
       const card =
         row?.fptemplate && row.fpprops?.[0] ? String(data[i]?.[row.fpprops[0]] ?? '') : undefined
+      const template = row?.fptemplate
+      // A custom template makes the new ID too, from the token's values (tokens.md §5).
+      const fromTemplate = isCustomTemplate(template)
+        ? templateIdSource(
+            deps,
+            ctx,
+            { template, collection, field: 'token_ids' },
+            data[i] ?? {},
+            undefined,
+          )
+        : undefined
       for (;;) {
-        const next = randomId({ template: row?.fptemplate, card: card || undefined })
+        const next = fromTemplate
+          ? await fromTemplate()
+          : randomId({ template, card: card || undefined })
         if (
           (
             await tx.tokens.claimIds(collection.name, [

@@ -28,6 +28,8 @@ export type ItemPlan = Readonly<{
   /** Derived for deterministic tokens. */
   derivedId: string | undefined
   source: Source
+  /** Candidate IDs of a custom fptemplate, one per call (custom-template.ts). */
+  nextId?: () => Promise<string>
 }>
 
 function defaultProps(collection: StoredCollection, source: Source): string[] {

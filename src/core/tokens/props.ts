@@ -14,6 +14,8 @@ export type PropItem = Readonly<{
   dataType: string
   transformer: string | undefined
   apply: ((value: unknown, ctx: RequestContext) => unknown) | undefined
+  /** A custom data type's transformer `"<bundle>.<function>"`, run for all tokens at once. */
+  custom?: string
 }>
 
 function transformerNotFound(collection: string, property: string, name: string) {
@@ -24,7 +26,7 @@ function transformerNotFound(collection: string, property: string, name: string)
   })
 }
 
-/** Plans each key; unknown transformers are 404 ERR3004, custom ones 400 ERR1012. */
+/** Plans each key; unknown transformers are 404 ERR3004, `token` is 400 ERR1012. */
 export function planProps(
   collection: StoredCollection,
   types: TypeRegistry,
@@ -41,8 +43,10 @@ export function planProps(
     const transformer = key.slice(dot + 1)
     const resolved = types.transformer(property.dataType, transformer)
     if (resolved === undefined) throw transformerNotFound(collection.name, name, transformer)
+    if (resolved.kind === 'custom')
+      return { ...base, transformer, apply: undefined, custom: resolved.function }
     if (resolved.kind !== 'value')
-      throw invalidItem('Only built-in value transformers can be used in detokenize.', 'props')
+      throw invalidItem('The token transformer cannot be used in detokenize.', 'props')
     const apply = (value: unknown, ctx: RequestContext) =>
       value === null || value === undefined
         ? null

@@ -36,12 +36,14 @@ export function checkTags(
   return distinct
 }
 
-/** The custom template's bundle: bundles do not exist yet, so every one is unknown. */
+/** `primary_account_number`, or `"<bundle>.<function>"` (its function is looked up later). */
 function checkTemplate(template: string, field: string): void {
   if (template === PAN_TEMPLATE) return
-  const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)$/.exec(template)
-  if (match === null) throw invalidItem('The fptemplate is not a known template.', field)
-  throw invalidItem(`The bundle ${match[1]} of the fptemplate is not found.`, field)
+  if (/^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z][A-Za-z0-9_]*$/.test(template)) return
+  throw invalidItem(
+    'The fptemplate must be primary_account_number or "<bundle>.<function>".',
+    field,
+  )
 }
 
 /** Checks one item's own members (everything that does not need the collection or storage). */

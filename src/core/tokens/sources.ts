@@ -8,6 +8,7 @@ import { fieldsOf } from '../crypto-api/payload.ts'
 import { isVaultError } from '../errors.ts'
 import type { ObjectRecord } from '../objects/store.ts'
 import { readObjectBody } from '../values/body.ts'
+import { checkCustomValues } from '../values/custom.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, invalidTokenizeValue } from './errors.ts'
 import { sourceKindOf } from './request.ts'
@@ -75,7 +76,8 @@ export async function resolveSources(
         isEncrypted: false,
       })
     } else if (kind === 'fields') {
-      const values = readFields(deps, collection, object.fields ?? {})
+      const read = readFields(deps, collection, object.fields ?? {})
+      const values = await checkCustomValues(ctx, deps, collection, read)
       sources.push({ values, object: undefined, toStore: object.fields, isEncrypted: false })
     } else if (kind === 'encrypted') {
       const values = readFields(deps, collection, decrypted[nextCipher++] ?? {})

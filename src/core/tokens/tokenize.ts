@@ -10,6 +10,7 @@ import { tenantForCreate } from '../iam/tenants.ts'
 import type { Repos } from '../store.ts'
 import { throwFirstError } from '../writes/bulk.ts'
 import { parseExpiration } from '../writes/expiration.ts'
+import { withTemplateIds } from './custom-template.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem } from './errors.ts'
 import { fingerprintOf } from './ids.ts'
@@ -112,26 +113,27 @@ export async function tokenize(
     collection,
     items.map((i) => i.object),
   )
-  const plans = items.map((item, i) =>
+  const planned = items.map((item, i) =>
     planItem(collection, deps.ids, item, sources[i] as Source, i),
   )
-  deps.iam.checkPolicies(ctx, checksOf(collection, items, plans))
+  deps.iam.checkPolicies(ctx, checksOf(collection, items, planned))
   auditTouched(
     ctx,
     collection,
-    plans.flatMap((p) => p.props),
+    planned.flatMap((p) => p.props),
   )
   const singleTenant = tenantForCreate(ctx, undefined)
   await checkUniqueTags(
     deps,
     ctx,
     collection.name,
-    plans.map((p) => ({
+    planned.map((p) => ({
       tags: p.uniqueTags,
       tenantId: p.source.object?.tenantId ?? singleTenant,
       exceptTokenId: undefined,
     })),
   )
+  const plans = await withTemplateIds(deps, ctx, collection, planned)
   const expiresAt = expiry.kind === 'at' ? expiry.at : undefined
   const draftsOf = (created: ReadonlyMap<number, string>) =>
     plans.map(

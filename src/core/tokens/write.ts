@@ -23,7 +23,7 @@ const sameProps = (a: readonly string[], b: readonly string[]) =>
 async function claimOne(tx: Repos, draft: Draft): Promise<string> {
   const { plan, row } = draft
   for (;;) {
-    const id = plan.givenId ?? randomId(plan)
+    const id = plan.givenId ?? (plan.nextId ? await plan.nextId() : randomId(plan))
     const taken = await tx.tokens.claimIds(row.collection, [{ tokenId: id, type: plan.type }])
     if (taken.size === 0) return id
     if (plan.givenId !== undefined) throw tokenIdUsed(id)

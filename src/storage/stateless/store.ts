@@ -27,6 +27,7 @@ const AVAILABLE: Readonly<Record<keyof Repos, readonly string[]>> = {
   tokens: [],
   bundles: ['list', 'get'],
   actions: ['list', 'get', 'listByBundle'],
+  dataTypes: ['list', 'get'],
 }
 
 const WHY: Partial<Record<keyof Repos, string>> = {
