@@ -1,22 +1,30 @@
 // src/core/objects/like.ts: what a `like` search adds: the collection's n-grams caught up, globs checked on values
+
 import type { StoredCollection } from '../collections/collection.ts'
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import type { ObjectsDeps } from './deps.ts'
 import type { Verify } from './paging.ts'
 import { openRecords } from './records.ts'
 import type { LikeCheck } from './search.ts'
 
-/** Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). */
+/**
+ * Keeps rows whose decrypted values match every `like` glob (n-grams only narrow). Each batch
+ * first checks the call's signal: a search past its deadline stops decrypting and matching.
+ */
 export function likeVerifier(
   deps: Pick<ObjectsDeps, 'envelope'>,
   likes: readonly LikeCheck[],
+  signal?: AbortSignal,
 ): Verify {
   const properties = likes.map((l) => l.property)
   return (rows) => {
+    signal?.throwIfAborted()
     const opened = openRecords(deps.envelope, rows, properties)
     return rows.filter((_, i) =>
       likes.every((l) => {
-        const value = opened[i]?.[l.property]
+        const row = opened[i]
+        const value = row === undefined ? undefined : ownValue(row, l.property)
         return typeof value === 'string' && l.pattern.matches(value)
       }),
     )

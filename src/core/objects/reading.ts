@@ -162,7 +162,7 @@ export function createReading(deps: ObjectsDeps) {
     pageSizeOf(request.pageSize, settings)
     if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
-    const verify = plan.likes.length > 0 ? likeVerifier(deps, plan.likes) : undefined
+    const verify = plan.likes.length > 0 ? likeVerifier(deps, plan.likes, ctx.signal) : undefined
     const paging = pageQuery(filter, plan.conditions)
     if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
     const fingerprint = queryFingerprint([

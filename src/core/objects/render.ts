@@ -1,8 +1,10 @@
 // src/core/objects/render.ts: turns stored rows into the maps a read answers, opening only what is asked for
+
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import { VaultError } from '../errors.ts'
+import { ownValue } from '../own.ts'
 import { formatNano } from '../time.ts'
 import type { TokenLookup } from './deps.ts'
 import type { ReadItem, ReadPlan } from './read.ts'
@@ -79,7 +81,9 @@ export async function renderObjects(
       const out: Fields = {}
       for (const item of plan.items) {
         const { name, isBuiltin } = item.property
-        const value = isBuiltin ? builtinValue(record, name) : (values[i]?.[name] ?? null)
+        const value = isBuiltin
+          ? builtinValue(record, name)
+          : (ownValue(values[i] ?? {}, name) ?? null)
         out[item.key] = await transform(ctx, deps, item, { value, record })
       }
       return out

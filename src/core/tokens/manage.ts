@@ -1,8 +1,10 @@
 // src/core/tokens/manage.ts: delete and rotate tokens, transaction IDs and counts (endpoints §4.5–4.8)
+
 import { auditTouched } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { collectionResource, tokensResource } from '../iam/policy.ts'
+import { ownValue } from '../own.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, noTokenMatched, tokenIdsNotFound } from './errors.ts'
 import { randomId } from './ids.ts'
@@ -80,7 +82,9 @@ export async function rotateTokens(
       const i = views.findIndex((v) => v.row.tokenId === id)
       const row = views[i]?.row
       const card =
-        row?.fptemplate && row.fpprops?.[0] ? String(data[i]?.[row.fpprops[0]] ?? '') : undefined
+        row?.fptemplate && row.fpprops?.[0]
+          ? String(ownValue(data[i] ?? {}, row.fpprops[0]) ?? '')
+          : undefined
       for (;;) {
         const next = randomId({ template: row?.fptemplate, card: card || undefined })
         if (
