@@ -72,11 +72,12 @@ describeEngines('inherited member names', (engine) => {
     const alone = await json(data(`objects?${REASON}`, { hasOwnProperty: { a: 1 } }))
     const read = await json(data(`objects/${id}?${REASON}&options=unsafe`, undefined, 'GET'))
     expect(read).toMatchObject(values)
-    expect(Object.hasOwn(read, 'hasOwnProperty')).toBe(false)
+    // Absent values are null, never the members every object inherits.
+    expect(Object.hasOwn(read, 'hasOwnProperty') ? read.hasOwnProperty : 'absent').toBeNull()
     const other = await json(
       data(`objects/${alone.id}?${REASON}&props=toString,constructor,valueOf`, undefined, 'GET'),
     )
-    expect(other).toEqual({})
+    expect(other).toEqual({ toString: null, constructor: null, valueOf: null })
     for (const property of ['constructor', 'toString', 'valueOf']) {
       const found = await json(
         data(`query/objects?${REASON}&props=id`, { match: { [property]: read[property] } }),
@@ -90,7 +91,13 @@ describeEngines('inherited member names', (engine) => {
     )
     expect(patched.status).toBe(200)
     const updated = await json(data(`objects/${id}?${REASON}&options=unsafe`, undefined, 'GET'))
-    expect(updated).toEqual({ id, toString: 'next', valueOf: 'ann@example.com' })
+    expect(updated).toEqual({
+      id,
+      constructor: null,
+      toString: 'next',
+      valueOf: 'ann@example.com',
+      hasOwnProperty: null,
+    })
   })
 
   it('tokenizes, detokenizes and encrypts such properties', async () => {

@@ -168,7 +168,7 @@ export function createReading(deps: ObjectsDeps) {
     if (plan.likes.length > 0) await drainSubstring(deps, read.collection)
     const filter = filterOf(ctx, read.collection, read.plan)
     const checks = valueChecks(deps, plan.likes, plan.scans)
-    const verify = checks.properties.length > 0 ? verifierOf(checks) : undefined
+    const verify = checks.properties.length > 0 ? verifierOf(checks, ctx.signal) : undefined
     const paging = pageQuery(filter, plan.conditions)
     if (plan.selectsIds) return finish(ctx, read, await byIdQuery(paging, verify))
     const fingerprint = queryFingerprint([

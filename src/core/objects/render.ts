@@ -1,8 +1,10 @@
 // src/core/objects/render.ts: turns stored rows into the maps a read answers, opening only what is asked for
+
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
 import type { ResolvedTransformer } from '../data-types/registry.ts'
+import { ownValue } from '../own.ts'
 import { formatNano } from '../time.ts'
 import type { CustomTypeFunctions } from '../values/custom.ts'
 import type { TokenLookup } from './deps.ts'
@@ -121,7 +123,7 @@ export async function renderObjects(
   const readValue = (item: ReadItem, record: ObjectRecord, i: number) =>
     item.property.isBuiltin
       ? builtinValue(record, item.property.name)
-      : (values[i]?.[item.property.name] ?? null)
+      : (ownValue(values[i] ?? {}, item.property.name) ?? null)
   const outs: Fields[] = records.map(() => ({}))
   for (const item of plan.items) {
     const resolved = item.transformer?.resolved

@@ -1,4 +1,5 @@
 // src/core/objects/scan.ts: the checks a search makes on decrypted values (like globs, scanned equality)
+import { ownValue } from '../own.ts'
 import { openObjects, type SealedMap } from '../values/sealing.ts'
 import type { ObjectsDeps } from './deps.ts'
 import type { Verify } from './paging.ts'
@@ -34,9 +35,9 @@ export function valueChecks(
       )
       return opened.map(
         (values) =>
-          scans.every((s) => s.keys.has(scanKey(values[s.property], s.isJson))) &&
+          scans.every((s) => s.keys.has(scanKey(ownValue(values, s.property), s.isJson))) &&
           likes.every((l) => {
-            const value = values[l.property]
+            const value = ownValue(values, l.property)
             return typeof value === 'string' && l.pattern.matches(value)
           }),
       )
@@ -44,9 +45,13 @@ export function valueChecks(
   }
 }
 
-/** The checks as a filter of whole rows. */
-export function verifierOf(checks: ValueChecks): Verify {
+/**
+ * The checks as a filter of whole rows. Each batch first checks the call's signal: a search past
+ * its deadline stops decrypting and matching.
+ */
+export function verifierOf(checks: ValueChecks, signal?: AbortSignal): Verify {
   return (records) => {
+    signal?.throwIfAborted()
     const passed = checks.check(
       records.map((r) => ({ collection: r.collection, id: r.id, sealed: JSON.parse(r.sealed) })),
     )

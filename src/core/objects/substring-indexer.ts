@@ -1,6 +1,8 @@
 // src/core/objects/substring-indexer.ts: the deferred substring index: queued objects → keyed n-grams, in batches
+
 import type { StoredCollection } from '../collections/collection.ts'
 import type { Envelope } from '../crypto/envelope.ts'
+import { ownValue } from '../own.ts'
 import type { Store } from '../store.ts'
 import { type Indexing, isSubstringIndexed } from './indexing.ts'
 import { openRecords } from './records.ts'
@@ -61,7 +63,7 @@ export function createSubstringIndexer(deps: SubstringIndexerDeps) {
       rows.map((row, i) => [
         row.id,
         properties.flatMap((property) => {
-          const value = opened[i]?.[property]
+          const value = ownValue(opened[i] ?? {}, property)
           if (typeof value !== 'string') return []
           return indexing.gramDigests(name, property, value).map((gram) => ({ property, gram }))
         }),

@@ -1,9 +1,11 @@
 // src/core/tokens/manage.ts: delete and rotate tokens, transaction IDs and counts (endpoints §4.5–4.8)
+
 import { auditTouched } from '../access/checks.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { collectionResource, tokensResource } from '../iam/policy.ts'
 import { isCustomTemplate, templateIdSource } from './custom-template.ts'
+import { ownValue } from '../own.ts'
 import type { TokensDeps } from './deps.ts'
 import { invalidItem, noTokenMatched, tokenIdsNotFound } from './errors.ts'
 import { randomId } from './ids.ts'
@@ -81,7 +83,9 @@ export async function rotateTokens(
       const i = views.findIndex((v) => v.row.tokenId === id)
       const row = views[i]?.row
       const card =
-        row?.fptemplate && row.fpprops?.[0] ? String(data[i]?.[row.fpprops[0]] ?? '') : undefined
+        row?.fptemplate && row.fpprops?.[0]
+          ? String(ownValue(data[i] ?? {}, row.fpprops[0]) ?? '')
+          : undefined
       const template = row?.fptemplate
       // A custom template makes the new ID too, from the token's values (tokens.md §5).
       const fromTemplate = isCustomTemplate(template)
