@@ -1,7 +1,7 @@
 // src/core/objects/paging.ts: keyset pages of objects in creation order, remaining counts and query-bound cursors
 import { encodeCursor, type PagePosition } from '../paging/cursor.ts'
 import type { PageRequest } from '../paging/pages.ts'
-import type { ValueChecks } from './scan.ts'
+import { splitScan, type ValueChecks } from './scan.ts'
 import type { ObjectFilter, ObjectRecord, ObjectsRepo, SearchCondition } from './store.ts'
 
 export type Page = Readonly<{ records: ObjectRecord[]; remaining: number; cursor: string }>
@@ -113,16 +113,20 @@ export async function readScannedPage(
   checks: ValueChecks,
   signal: AbortSignal,
 ): Promise<Page> {
-  const { repo, filter, conditions, maxRemainingCount } = query
+  const { repo, filter, maxRemainingCount } = query
+  const { inSql, passes } = splitScan(query.conditions)
   const kept: PagePosition[] = []
   let remaining = 0
   let position = request.position
   for (;;) {
     signal.throwIfAborted()
-    const batch = await repo.scan(filter, conditions, position, SCAN_BATCH, checks.properties)
+    const batch = await repo.scan(filter, inSql, position, SCAN_BATCH, checks.properties)
     signal.throwIfAborted()
-    const passed = checks.check(batch.map((row) => ({ ...row, collection: filter.collection })))
-    for (const [i, row] of batch.entries()) {
+    const candidates = batch.filter(passes)
+    const passed = checks.check(
+      candidates.map((row) => ({ ...row, collection: filter.collection })),
+    )
+    for (const [i, row] of candidates.entries()) {
       if (!passed[i]) continue
       if (kept.length < request.pageSize) kept.push({ createdAt: row.createdAt, id: row.id })
       else remaining++

@@ -4,6 +4,29 @@ import { openObjects, type SealedMap } from '../values/sealing.ts'
 import type { ObjectsDeps } from './deps.ts'
 import type { Verify } from './paging.ts'
 import { type LikeCheck, type ScanCheck, scanKey } from './search.ts'
+import type { ScannedRow, SearchCondition } from './store.ts'
+
+type PlainCondition = Extract<SearchCondition, { kind: 'plain' }>
+const isPlain = (c: SearchCondition): c is PlainCondition => c.kind === 'plain'
+
+/**
+ * A scan's conditions, split: the plain-value ones are checked on each batch's `fields` in the
+ * node, before anything is decrypted, and the rest go to the database. In SQL, a condition on a
+ * value inside the JSON text has a guessed selectivity, and PostgreSQL then plans a batch as a
+ * bitmap scan and sort of the whole rest of the collection instead of a walk of the page index
+ * (bench/README.md, "Searches that scan").
+ */
+export function splitScan(conditions: readonly SearchCondition[]) {
+  const plain = conditions.filter(isPlain)
+  const inSql = conditions.filter((c) => !isPlain(c))
+  /** Whether a row's plain values pass: as in SQL, `null` matches no value. */
+  const passes = (row: ScannedRow): boolean => {
+    if (plain.length === 0) return true
+    const fields: Record<string, unknown> = JSON.parse(row.fields)
+    return plain.every((c) => c.values.includes(JSON.stringify(fields[c.property] ?? null)))
+  }
+  return { inSql, passes }
+}
 
 /** What a check needs of a row: where its values are bound, and their sealed form. */
 export type Candidate = Readonly<{ collection: string; id: string; sealed: SealedMap }>

@@ -29,6 +29,8 @@ export type ScannedRow = Readonly<{
   createdAt: Micros
   /** Property → base64 of its sealed value, for the scanned properties that hold one. */
   sealed: Readonly<Record<string, string>>
+  /** The plain values, as in ObjectRecord. */
+  fields: string
 }>
 
 export type ObjectState = 'active' | 'archived' | 'all'

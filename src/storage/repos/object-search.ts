@@ -302,13 +302,14 @@ export function createObjectSearch(
           const wanted = properties.flatMap((p) =>
             sealed[p] === undefined ? [] : [[p, sealed[p]]],
           )
-          return { id: row.id, createdAt: row.created_at, sealed: Object.fromEntries(wanted) }
+          const found = Object.fromEntries(wanted)
+          return { id: row.id, createdAt: row.created_at, sealed: found, fields: row.fields }
         })
       }
       // Each property's value under its own column alias: names are never spliced into SQL.
       const columns = properties.map((property, i) => ({ property, alias: `v${i}` }))
       const rows = await base(filter, conditions, position)
-        .select(['objects.id', 'objects.created_at'])
+        .select(['objects.id', 'objects.created_at', 'objects.fields'])
         .select(columns.map((c) => dialect.sealedValue(c.property).as(c.alias)))
         .orderBy('objects.created_at')
         .orderBy('objects.id')
@@ -321,7 +322,7 @@ export function createObjectSearch(
           const value = values[alias]
           if (typeof value === 'string') sealed[property] = value
         }
-        return { id: row.id, createdAt: row.created_at, sealed }
+        return { id: row.id, createdAt: row.created_at, sealed, fields: row.fields }
       })
     },
     async countAfter(filter, given, position, cap) {
