@@ -121,6 +121,13 @@ describeEngines('custom data types on the data path', (engine) => {
       await ok(people.add({ name: 'Bo', ssn: '111-22-3334', async_true: 'v' }))
     })
 
+    it('reports the first bad property in collection order when several are bad', async () => {
+      for (let i = 0; i < 3; i++) {
+        const res = await people.add({ yes: 'v', boom: 'v', name: 'Bo', ssn: 'bad' })
+        expect((await expectError(res, 400, 'ERR3002')).context.property).toBe('ssn')
+      }
+    })
+
     it('answers 503 ERR1009 when a validator never returns; health keeps answering', async () => {
       const res = await people.add({ name: 'Bo', ssn: '111-22-3335', spin: 'v' })
       const body = await expectError(res, 503, 'ERR1009')

@@ -125,15 +125,24 @@ export async function renderObjects(
       ? builtinValue(record, item.property.name)
       : (ownValue(values[i] ?? {}, item.property.name) ?? null)
   const outs: Fields[] = records.map(() => ({}))
-  for (const item of plan.items) {
-    const resolved = item.transformer?.resolved
-    if (resolved?.kind === 'custom') {
+  // Custom transformers first, all at once (one sandbox entry each); keys keep the plan's order.
+  const custom = new Map(
+    plan.items.flatMap((item) => {
+      const resolved = item.transformer?.resolved
+      if (resolved?.kind !== 'custom') return []
       const rows = records.map((record, i) => ({
         value: readValue(item, record, i),
         fields: values[i] ?? {},
       }))
       const call = { item, custom: resolved, dependencies: dependencies.get(item.key) ?? [] }
-      const results = await transformAll(ctx, deps, collection, call, rows)
+      return [[item.key, transformAll(ctx, deps, collection, call, rows)] as const]
+    }),
+  )
+  const settled = new Map<string, unknown[]>()
+  await Promise.all([...custom].map(async ([key, promise]) => settled.set(key, await promise)))
+  for (const item of plan.items) {
+    const results = settled.get(item.key)
+    if (results !== undefined) {
       for (const [i, out] of outs.entries()) out[item.key] = results[i]
       continue
     }

@@ -93,18 +93,23 @@ export async function applyCustomChecks(
 ): Promise<(Values | VaultError | undefined)[]> {
   const results: (Values | VaultError | undefined)[] = items.map((v) => v && { ...v })
   const checked = collection.properties.filter((p) => hasCustomCheck(deps.types, p.dataType))
-  for (const property of checked) {
-    const at: number[] = []
-    const values: unknown[] = []
-    for (const [i, item] of results.entries()) {
-      if (item === undefined || item instanceof Error) continue
-      const value = item[property.name]
-      if (value === undefined || value === null) continue
-      at.push(i)
-      values.push(value)
-    }
-    if (values.length === 0) continue
-    const outcomes = await deps.custom.check(ctx, property, values)
+  // Every property's functions run at once (their own sandbox entries); results are applied in
+  // property order, so an item with several bad values always reports the same one.
+  const runs = await Promise.all(
+    checked.map(async (property) => {
+      const at: number[] = []
+      const values: unknown[] = []
+      for (const [i, item] of results.entries()) {
+        const value = item instanceof Error ? undefined : item?.[property.name]
+        if (value === undefined || value === null) continue
+        at.push(i)
+        values.push(value)
+      }
+      const outcomes = values.length === 0 ? [] : await deps.custom.check(ctx, property, values)
+      return { property, at, outcomes }
+    }),
+  )
+  for (const { property, at, outcomes } of runs) {
     for (const [k, i] of at.entries()) {
       const outcome = outcomes[k]
       const item = results[i]
