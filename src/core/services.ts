@@ -3,7 +3,8 @@ import type { Outbound } from './actions/outbound.ts'
 import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts'
 import type { Detector } from './analysis/detector.ts'
 import { createLocalDetector } from './analysis/local-detector.ts'
-import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
+import { type AuditDeps, type AuditSinkEntry, createAuditService } from './audit/audit.ts'
+import type { SinkFailure } from './audit/writer.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
 import { type CacheDeps, createControlCache } from './cache.ts'
 import { type CodeSettings, createCodeServices } from './code-services.ts'
@@ -60,7 +61,10 @@ export type CoreSettings = Readonly<{
   forceAccessReason: boolean
   cache: Pick<CacheDeps, 'refreshIntervalMs' | 'worker'>
   system: Pick<SystemDeps, 'version' | 'vaultId' | 'configuration' | 'license'>
-  audit: Pick<AuditDeps, 'isEnabled' | 'includeRemoteAddr' | 'skipOperations'>
+  audit: Pick<
+    AuditDeps,
+    'isEnabled' | 'includeRemoteAddr' | 'skipOperations' | 'require' | 'timeoutMs'
+  >
   confvarDefaults: ConfvarsDeps['defaults']
   typeLimits: TypeLimits
   collections: Pick<CollectionsDeps, 'isEncryptionEnabled'>
@@ -88,7 +92,10 @@ export type ServicesDeps = Readonly<{
   /** Wraps export keys (SVC_KMS_EXPORT_*); undefined when export uses the main KMS. */
   exportKms: Kms | undefined
   settings: CoreSettings
-  auditSink: AuditSink | 'database' | 'none'
+  /** The configured audit sinks, in order (none: no record is kept). */
+  auditSinks: readonly AuditSinkEntry[]
+  /** An audit sink failed or timed out (the composition root logs and counts it). */
+  onAuditFailure: (failure: SinkFailure) => void
   applyConfvars: (values: ReadonlyMap<string, string>) => void
   /** Background jobs report failures here (the composition root logs them). */
   onJobError: (job: string, error: unknown) => void
@@ -179,7 +186,15 @@ export function createServices(deps: ServicesDeps) {
     ...settings.iam,
   })
   cache.register('iam', iam.load)
-  const audit = createAuditService({ store, sink: deps.auditSink, ...settings.audit })
+  const audit = createAuditService({
+    store,
+    clock,
+    sinks: deps.auditSinks,
+    node: settings.cache.worker.id,
+    version: settings.system.version,
+    onFailure: deps.onAuditFailure,
+    ...settings.audit,
+  })
   const keyring = createKeyring({ store, kms: deps.kms, clock })
   // Registered first: other loaders may need keys. Reloading picks up keys another node rotated.
   cache.register('keys', keyring.load)
@@ -195,6 +210,7 @@ export function createServices(deps: ServicesDeps) {
     store,
     ...settings.system,
     healthTimeoutMs: 2000,
+    auditReadiness: audit.sinkReadiness,
     kms: deps.kms,
     exportKms: deps.exportKms,
   })

@@ -1,0 +1,133 @@
+// src/app-audit.ts: the audit sinks of the composition root: stdout, an append-only file that recovers, the table
+import { constants } from 'node:fs'
+import { access, type FileHandle, mkdir, open, stat, statfs } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { Logger } from 'pino'
+import type { Config } from './config.ts'
+import type { AuditSink, AuditSinkEntry } from './core/audit/audit.ts'
+import { hashOf } from './core/audit/chain.ts'
+
+/** Below this much free space the file sink reports itself not ready (a batch is a few KiB). */
+const MIN_FREE_BYTES = 64 * 1024
+/** How much of an existing file's end is read to find the hash its chain ends with. */
+const TAIL_BYTES = 64 * 1024
+
+/** Appends to a stream (stdout); each write reports its own error, so a later one may succeed. */
+function streamSink(stream: NodeJS.WritableStream): AuditSink {
+  stream.on('error', () => {})
+  return {
+    write: (lines) =>
+      new Promise((resolve, reject) => {
+        stream.write(`${lines.join('\n')}\n`, (error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
+
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  let offset = 0
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset)
+    offset += bytesWritten
+  }
+}
+
+/** The hash of the last complete line of a regular file, if it carries one. */
+async function lastHash(path: string): Promise<string | undefined> {
+  const info = await stat(path).catch(() => undefined)
+  if (info === undefined || !info.isFile() || info.size === 0) return undefined
+  const handle = await open(path, 'r')
+  try {
+    const length = Math.min(TAIL_BYTES, info.size)
+    const buffer = Buffer.alloc(length)
+    await handle.read(buffer, 0, length, info.size - length)
+    const lines = buffer.toString('utf8').split('\n')
+    const last = lines.at(-1) === '' ? lines.at(-2) : undefined
+    return last === undefined ? undefined : hashOf(last)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Appends JSON lines to a file, and keeps doing so through faults: no failure is permanent (the
+ * next batch tries again); a write that fails part-way is cut off again, so the file holds whole
+ * records only; a file deleted or replaced under the node (another inode at the path) is noticed
+ * on the next batch (one stat) and reopened, with an error-level log line.
+ */
+export function fileSink(path: string, log: Logger): AuditSink & { close(): Promise<void> } {
+  let handle: FileHandle | undefined
+  let opened: { dev: number; ino: number } | undefined
+
+  async function reopen(): Promise<FileHandle> {
+    await mkdir(dirname(path), { recursive: true })
+    const next = await open(path, 'a', 0o600)
+    const info = await next.stat()
+    handle = next
+    opened = { dev: info.dev, ino: info.ino }
+    return next
+  }
+
+  /** The open file, reopened when the path no longer names it. */
+  async function current(): Promise<FileHandle> {
+    if (handle === undefined || opened === undefined) return reopen()
+    const info = await stat(path).catch(() => undefined)
+    if (info !== undefined && info.dev === opened.dev && info.ino === opened.ino) return handle
+    log.error(
+      { file: path },
+      info === undefined
+        ? 'audit file was deleted or renamed; reopened it at its path (records of the previous batch went to the old file)'
+        : 'audit file was replaced by another file; reopened it (records of the previous batch went to the old file)',
+    )
+    const old = handle
+    handle = undefined
+    await old.close().catch(() => {})
+    return reopen()
+  }
+
+  return {
+    async write(lines) {
+      const file = await current()
+      const size = (await file.stat()).size
+      try {
+        await writeAll(file, Buffer.from(`${lines.join('\n')}\n`))
+      } catch (error) {
+        // A full disk may have taken part of the batch: cut it off, so no half record remains.
+        await file.truncate(size).catch(() => {})
+        throw error
+      }
+    },
+    previousHash: () => lastHash(path),
+    async isWritable() {
+      const directory = dirname(path)
+      await access(handle === undefined ? directory : path, constants.W_OK).catch(async () =>
+        access(directory, constants.W_OK),
+      )
+      const space = await statfs(directory)
+      return space.bavail * space.bsize >= MIN_FREE_BYTES
+    },
+    async close() {
+      await handle?.close().catch(() => {})
+      handle = undefined
+    },
+  }
+}
+
+export type AuditSinks = { readonly entries: readonly AuditSinkEntry[]; close(): Promise<void> }
+
+/** The configured sinks, in the order SVC_LOG_AUDIT_SINK names them. */
+export function auditSinks(config: Config, log: Logger): AuditSinks {
+  const files: { close(): Promise<void> }[] = []
+  const entries = config.log.auditSinks.map((kind): AuditSinkEntry => {
+    if (kind === 'database') return { name: kind, sink: 'database' }
+    if (kind === 'stdout') return { name: kind, sink: streamSink(process.stdout) }
+    const sink = fileSink(config.log.auditFile, log)
+    files.push(sink)
+    return { name: kind, sink }
+  })
+  return {
+    entries,
+    async close() {
+      await Promise.all(files.map((file) => file.close()))
+    },
+  }
+}
