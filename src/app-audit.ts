@@ -98,6 +98,7 @@ export function fileSink(path: string, log: Logger): AuditSink & { close(): Prom
     },
     previousHash: () => lastHash(path),
     async isWritable() {
+      if ((await stat(path).catch(() => undefined))?.isDirectory()) return false
       const directory = dirname(path)
       await access(handle === undefined ? directory : path, constants.W_OK).catch(async () =>
         access(directory, constants.W_OK),

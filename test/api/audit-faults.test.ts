@@ -44,11 +44,15 @@ describe('a full disk under the audit file', () => {
         context: { sink: 'file' },
         message: expect.stringContaining('could not record the call (ENOSPC)'),
       })
-      //READY1
+      const ready = await server.request('GET', `${API}/ctl/info/ready`, { token: null })
+      expect(ready.status).toBe(503)
+      expect(await ready.json()).toMatchObject({ status: 'fail', checks: { audit_file: 'fail' } })
 
       await unlink(join(dir, 'filler'))
       expect((await server.request('GET', `${VERSION}?custom_audit=after`)).status).toBe(200)
-      //READY2
+      expect((await server.request('GET', `${API}/ctl/info/ready`, { token: null })).status).toBe(
+        200,
+      )
       const lines = await auditLines(file)
       for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow()
       const written = statuses.filter((status) => status === 200).length
@@ -135,7 +139,9 @@ describe('an audit sink that never completes', () => {
         error_code: 'ERR1014',
         message: expect.stringContaining('did not confirm the record within 300 ms'),
       })
-      //READY3
+      const ready = await server.request('GET', `${API}/data/info/ready`, { token: null })
+      expect(ready.status).toBe(503)
+      expect(await ready.json()).toMatchObject({ checks: { audit_file: 'fail' } })
       // Liveness stays separate: the node itself is fine.
       expect((await server.request('GET', `${API}/data/info/health`, { token: null })).status).toBe(
         200,
