@@ -1,11 +1,15 @@
 // src/app-audit.ts: the audit sinks of the composition root: stdout, an append-only file that recovers, the table
-import { constants } from 'node:fs'
+import { constants, createReadStream } from 'node:fs'
 import { access, type FileHandle, mkdir, open, stat, statfs } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { createInterface } from 'node:readline'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { AuditSink, AuditSinkEntry } from './core/audit/audit.ts'
 import { hashOf } from './core/audit/chain.ts'
+import { createLinesVerifier, createRowsVerifier, type VerifyReport } from './core/audit/verify.ts'
+import { openDatabase } from './storage/database.ts'
+import { createSqlStore } from './storage/sql-store.ts'
 
 /** Below this much free space the file sink reports itself not ready (a batch is a few KiB). */
 const MIN_FREE_BYTES = 64 * 1024
@@ -130,5 +134,44 @@ export function auditSinks(config: Config, log: Logger): AuditSinks {
     async close() {
       await Promise.all(files.map((file) => file.close()))
     },
+  }
+}
+
+/** `strongroom audit verify <file>`: walks the file's chain line by line. */
+export async function verifyAuditFile(path: string, anchor?: string): Promise<VerifyReport> {
+  const verifier = createLinesVerifier(anchor)
+  const lines = createInterface({
+    input: createReadStream(path),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })
+  for await (const line of lines) {
+    if (!verifier.add(line)) {
+      lines.close()
+      break
+    }
+  }
+  return verifier.finish()
+}
+
+const SCAN_PAGE = 5_000
+
+/** `strongroom audit verify --database`: walks every node's chain in the audit_events table. */
+export async function verifyAuditDatabase(config: Config, anchor?: string): Promise<VerifyReport> {
+  if (config.database.kind === 'none') throw new Error('Stateless mode has no database audit sink.')
+  const database = openDatabase(config.database)
+  try {
+    const { audit } = createSqlStore(database)
+    const verifier = createRowsVerifier(anchor)
+    let at = 0
+    for (let afterSeq = 0; ; ) {
+      const page = await audit.scan({ afterSeq, limit: SCAN_PAGE })
+      for (const { record } of page) if (!verifier.add(++at, record)) return verifier.finish()
+      const last = page.at(-1)
+      if (last === undefined || page.length < SCAN_PAGE) break
+      afterSeq = last.seq
+    }
+    return verifier.finish()
+  } finally {
+    await database.db.destroy()
   }
 }

@@ -11,6 +11,8 @@ const USAGE = `Usage: strongroom <command> [options]
 Commands:
   serve [--dev]     run an API node (npm start runs \`serve --dev\`)
   migrate [--dev]   apply pending database migrations and exit
+  audit verify <file> | --database [--anchor <hash>]
+                    check an audit log's hash chain; report the first broken link
 
 Configuration comes from SVC_* environment variables and $SVC_CONFIG_DIR/config.toml;
 see .env.example for every variable.`
@@ -21,6 +23,7 @@ type Command = (args: string[]) => Promise<number>
 const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).runServe,
   migrate: async () => (await import('./commands/migrate.ts')).runMigrate,
+  audit: async () => (await import('./commands/audit.ts')).runAudit,
 }
 
 const [name, ...rest] = process.argv.slice(2)
