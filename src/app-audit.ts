@@ -27,11 +27,16 @@ function streamSink(stream: NodeJS.WritableStream): AuditSink {
   }
 }
 
+/** Writes all of `data`; a failure carries how many bytes had been written before it. */
 async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   let offset = 0
-  while (offset < data.length) {
-    const { bytesWritten } = await handle.write(data, offset, data.length - offset)
-    offset += bytesWritten
+  try {
+    while (offset < data.length) {
+      const { bytesWritten } = await handle.write(data, offset, data.length - offset)
+      offset += bytesWritten
+    }
+  } catch (error) {
+    throw Object.assign(error as Error, { bytesWritten: offset })
   }
 }
 
@@ -71,34 +76,47 @@ export function fileSink(path: string, log: Logger): AuditSink & { close(): Prom
     return next
   }
 
-  /** The open file, reopened when the path no longer names it. */
-  async function current(): Promise<FileHandle> {
-    if (handle === undefined || opened === undefined) return reopen()
-    const info = await stat(path).catch(() => undefined)
-    if (info !== undefined && info.dev === opened.dev && info.ino === opened.ino) return handle
-    log.error(
-      { file: path },
-      info === undefined
-        ? 'audit file was deleted or renamed; reopened it at its path (records of the previous batch went to the old file)'
-        : 'audit file was replaced by another file; reopened it (records of the previous batch went to the old file)',
-    )
-    const old = handle
-    handle = undefined
-    await old.close().catch(() => {})
-    return reopen()
+  /** Appends `data`; a write that fails part-way is cut off again, so no half record remains. */
+  async function append(file: FileHandle, data: Buffer): Promise<void> {
+    try {
+      await writeAll(file, data)
+    } catch (error) {
+      const written = (error as { bytesWritten?: number }).bytesWritten ?? 0
+      if (written > 0) {
+        const { size } = await file.stat()
+        await file.truncate(size - written).catch(() => {})
+      }
+      throw error
+    }
   }
 
   return {
+    /**
+     * The write and the check of the path run together (one round trip per batch, not two).
+     * When the path no longer names the open file, the batch went to the old one: the file is
+     * reopened and the batch written again there (a renamed file then ends with the batch the
+     * new one begins with; the chain of each stays whole).
+     */
     async write(lines) {
-      const file = await current()
-      const size = (await file.stat()).size
-      try {
-        await writeAll(file, Buffer.from(`${lines.join('\n')}\n`))
-      } catch (error) {
-        // A full disk may have taken part of the batch: cut it off, so no half record remains.
-        await file.truncate(size).catch(() => {})
-        throw error
+      const data = Buffer.from(`${lines.join('\n')}\n`)
+      const file = handle
+      if (file === undefined || opened === undefined) return append(await reopen(), data)
+      const { dev, ino } = opened
+      const [written, info] = await Promise.allSettled([append(file, data), stat(path)])
+      const now = info.status === 'fulfilled' ? info.value : undefined
+      if (now?.dev === dev && now.ino === ino) {
+        if (written.status === 'rejected') throw written.reason
+        return
       }
+      log.error(
+        { file: path },
+        now === undefined
+          ? 'audit file was deleted or renamed; reopened it at its path and wrote the batch there'
+          : 'audit file was replaced by another file; reopened it and wrote the batch there',
+      )
+      handle = undefined
+      await file.close().catch(() => {})
+      await append(await reopen(), data)
     },
     previousHash: () => lastHash(path),
     async isWritable() {

@@ -10,6 +10,7 @@ import Fastify, {
   LogController,
   type RouteHandlerMethod,
 } from 'fastify'
+import { ERRORS } from '../contract/errors.ts'
 import { VaultError } from '../core/errors.ts'
 import type { Services } from '../core/services.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
@@ -136,11 +137,14 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
   return async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
     if (req.ctx !== undefined && !isPublic(req)) {
-      await services.audit
+      const recorded = services.audit
         .record(req.ctx, { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
+      // The audit trail itself failed: its failure record is written if the sink comes back,
+      // but the answer does not wait a second SVC_LOG_AUDIT_TIMEOUT for it.
+      if (body.error_code !== ERRORS.auditUnavailable.code) await recorded
     }
     return reply.code(status).type('application/json; charset=utf-8').send(body)
   }

@@ -93,14 +93,16 @@ describe('a deleted or renamed audit file', () => {
       expect((await auditLines(file)).map((line) => JSON.parse(line).custom_audit)).toEqual([
         'after-rename',
       ])
-      // One chain across the three files: the renamed one continues the deleted one's chain,
-      // and the new one continues the renamed one's.
+      // The deleted file's chain goes on in the renamed one; the batch written when the rename
+      // was noticed ends the renamed file and begins the new one.
       const renamed = await auditLines(`${file}.1`)
+      expect(renamed.map((line) => JSON.parse(line).custom_audit)).toEqual([
+        'after-delete',
+        'after-rename',
+      ])
       expect(verifyLines(renamed).begins).toBe('continues')
       expect(verifyLines(renamed).broken).toBeUndefined()
-      expect(JSON.parse((await auditLines(file))[0] ?? '').prev_hash).toBe(
-        verifyLines(renamed).lastHash,
-      )
+      expect((await auditLines(file))[0]).toBe(renamed.at(-1))
       await writeFile(`${file}.new`, '')
       await rename(`${file}.new`, file)
       expect((await call('after-replace')).status).toBe(200)

@@ -132,6 +132,9 @@ export function createSinkWriter(options: SinkWriterOptions) {
           reject,
           isSettled: false,
           timer: setTimeout(() => {
+            // Out of the queue at once: calls that keep arriving at a hung sink hold no memory.
+            const at = queue.indexOf(entry)
+            if (at >= 0) queue.splice(at, 1)
             options.onFailure({ sink: name, reason: 'timeout', error: undefined })
             settle(
               entry,
