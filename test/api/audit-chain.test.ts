@@ -58,6 +58,14 @@ describeEngines('audit chain of the database sink', (engine) => {
       const res = await server.request('GET', `${API}/system/info/version`)
       expect(res.status).toBe(503)
       expect(await res.json()).toMatchObject({ error_code: 'ERR1014', context: { sink: 'file' } })
+      // A write recorded inside its transaction: refused before its row joins the database
+      // chain, so the rolled-back transaction leaves no gap there.
+      const created = await server.request('POST', `${API}/ctl/collections`, {
+        body: { name: 'people', type: 'PERSONS', properties: [] },
+      })
+      expect(created.status).toBe(503)
+      expect((await server.request('GET', `${API}/ctl/collections`)).status).toBe(503)
+      expect((await chainOf(server)).broken).toBeUndefined()
     } finally {
       await server.close()
     }

@@ -119,18 +119,11 @@ export function createAuditService(deps: AuditDeps) {
     return { writer, sink, isDatabase: sink === 'database' }
   })
 
-  /** Fails with the first failure unless the rule is met: every sink, or one, recorded it. */
-  function settle(results: readonly PromiseSettledResult<void>[], isTxFailed: boolean) {
-    const failed = results.filter((result) => result.status === 'rejected')
-    const first = failed[0]
-    if (first === undefined) return
-    if (deps.require === 'any' && failed.length < results.length && !isTxFailed) return
-    throw first.reason
-  }
-
   /**
    * Writes the call's record once to every sink. Pass `tx` to write the database sink's row in
-   * the same transaction as the data it describes. A failure propagates as 503 ERR1014 (fail
+   * the same transaction as the data it describes: the other sinks are written first, so a call
+   * they fail (SVC_LOG_AUDIT_REQUIRE=all) never links a row into the database chain that its
+   * rolled-back transaction would then leave as a gap. A failure propagates as 503 ERR1014 (fail
    * closed) unless SVC_LOG_AUDIT_REQUIRE=any and another sink recorded the call. A failure
    * outcome is always written, even after a success record whose transaction then rolled back.
    */
@@ -141,18 +134,17 @@ export function createAuditService(deps: AuditDeps) {
       return
     }
     const row = auditRow(buildAuditEvent(ctx, outcome, deps.includeRemoteAddr), ctx.now)
-    let isTxFailed = false
+    const inTx = tx === undefined ? [] : writers.filter((entry) => entry.isDatabase)
     const results = await Promise.allSettled(
-      writers.map(async ({ writer, isDatabase }) => {
-        if (tx === undefined || !isDatabase) return writer.write(row)
-        // A statement that failed inside the transaction fails the transaction, whatever the rule.
-        return tx.audit.insert(await writer.linkNow([row])).catch((error: unknown) => {
-          isTxFailed = true
-          throw error
-        })
-      }),
+      writers.filter((entry) => !inTx.includes(entry)).map(({ writer }) => writer.write(row)),
     )
-    settle(results, isTxFailed)
+    const failed = results.flatMap((result) => (result.status === 'rejected' ? [result] : []))
+    const isMet =
+      failed.length === 0 ||
+      (deps.require === 'any' && (failed.length < results.length || inTx.length > 0))
+    if (!isMet) throw failed[0]?.reason
+    // A statement that fails inside the transaction fails the transaction, whatever the rule.
+    for (const { writer } of inTx) await tx?.audit.insert(await writer.linkNow([row]))
     ctx.audit.isRecorded = true
   }
 
