@@ -54,6 +54,8 @@ export function coreSettings(config: Config, facts: StartFacts): CoreSettings {
       isEnabled: log.auditEnable,
       includeRemoteAddr: log.auditRemoteAddrEnable,
       skipOperations: new Set(log.auditDisableDeleteTokens ? ['delete_tokens'] : []),
+      require: log.auditRequire,
+      timeoutMs: log.auditTimeoutMs,
     },
     confvarDefaults: { logLevel: log.level, traceSql: db.traceSql },
     typeLimits: {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
-import type { AuditSink } from './core/audit/audit.ts'
+import type { AuditSinkEntry } from './core/audit/audit.ts'
 import type { AuditRepo } from './core/audit/store.ts'
 import type { Kms } from './core/crypto/kms.ts'
 import type { Services } from './core/services.ts'
@@ -107,15 +107,23 @@ export async function createTelemetry(config: Config, logger: Logger, version: s
           tracing.inSpan('kms.unwrap', attributes, () => kms.unwrap(wrapped, context)),
       }
     },
-    wrapAuditSink<T extends AuditSink | 'database' | 'none'>(sink: T): T {
-      if (metrics === undefined || typeof sink === 'string') return sink
-      const kind = config.log.auditSink
-      const count: AuditWrite = (records, ok) => metrics.auditWrite(kind, records, ok)
-      return { write: (lines) => counted(() => sink.write(lines), lines.length, count) } as T
+    /** A line sink whose writes are counted when metrics are on. */
+    wrapAuditSink(entry: AuditSinkEntry): AuditSinkEntry {
+      const { name, sink } = entry
+      if (metrics === undefined || sink === 'database') return entry
+      const count: AuditWrite = (records, ok) => metrics.auditWrite(name, records, ok)
+      return {
+        name,
+        sink: { ...sink, write: (lines) => counted(() => sink.write(lines), lines.length, count) },
+      }
+    },
+    /** Counts a sink failure: a write that failed, or a record not confirmed in time. */
+    auditFailed(sink: string, reason: 'error' | 'timeout'): void {
+      metrics?.auditSinkFailure(sink, reason)
     },
     /** The store the services use: counts database audit writes when metrics are on. */
     wrapStore(store: Store): Store {
-      if (metrics === undefined || config.log.auditSink !== 'database') return store
+      if (metrics === undefined || !config.log.auditSinks.includes('database')) return store
       return countedStore(store, (records, ok) => metrics.auditWrite('database', records, ok))
     },
     attach(running: typeof sources): void {

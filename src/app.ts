@@ -1,10 +1,11 @@
 // src/app.ts: composition root: opens the database, builds store, services and server, starts and stops them
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, readFileSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { auditSinks } from './app-audit.ts'
 import { createLogger, startupLogger } from './app-logger.ts'
 import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
@@ -12,7 +13,6 @@ import { loadStatelessFiles, openStateless } from './app-stateless.ts'
 import { createTelemetry } from './app-telemetry.ts'
 import { readTypesFile } from './app-types-file.ts'
 import type { Config } from './config.ts'
-import type { AuditSink } from './core/audit/audit.ts'
 import { createLocalKms, type Kms } from './core/crypto/kms.ts'
 import { applyTypesFile } from './core/data-types/types-file.ts'
 import { isVaultError } from './core/errors.ts'
@@ -127,30 +127,6 @@ export async function reachDatabase(
   }
 }
 
-/** Appends a line and resolves once it is handed to the OS; a broken stream rejects every write. */
-function streamSink(stream: NodeJS.WritableStream): AuditSink {
-  let failure: Error | undefined
-  stream.on('error', (error: Error) => {
-    failure = error
-  })
-  return {
-    write: (lines) =>
-      new Promise((resolve, reject) => {
-        if (failure) return reject(failure)
-        stream.write(`${lines.join('\n')}\n`, (error) => (error ? reject(error) : resolve()))
-      }),
-  }
-}
-
-/** The audit sink: JSON lines on stdout or appended to a file, the database table, or none. */
-async function auditSink(config: Config): Promise<AuditSink | 'database' | 'none'> {
-  const { auditSink: kind, auditFile } = config.log
-  if (kind === 'database' || kind === 'none') return kind
-  if (kind === 'stdout') return streamSink(process.stdout)
-  await mkdir(dirname(auditFile), { recursive: true })
-  return streamSink(createWriteStream(auditFile, { flags: 'a', mode: 0o600 }))
-}
-
 function serviceLogger(config: Config, isSilent: boolean): Promise<Logger> {
   return createLogger({
     level: isSilent ? 'silent' : config.log.level,
@@ -248,12 +224,22 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     fetchDestinations: config.service.allowedPciHttpDestinations,
     log: ({ bundle, text }) => server?.log.debug({ bundle }, `bundle: ${text}`),
   })
+  const sinks = auditSinks(config, logger)
   const services = createServices({
     store: telemetry.wrapStore(store),
     clock,
     sandbox,
     outbound,
-    auditSink: telemetry.wrapAuditSink(await auditSink(config)),
+    auditSinks: sinks.entries.map(telemetry.wrapAuditSink),
+    onAuditFailure({ sink, reason, error }) {
+      telemetry.auditFailed(sink, reason)
+      logger.error(
+        { err: error, sink },
+        reason === 'timeout'
+          ? `audit sink ${sink} did not confirm a record in time; the call failed with 503`
+          : `audit sink ${sink} could not write; the calls of the batch failed with 503`,
+      )
+    },
     kms,
     exportKms,
     applyConfvars(values) {
@@ -327,6 +313,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
       await services.cache.stop()
       await sandbox.close()
       await store.close()
+      await sinks.close()
       // Last: spans of the work stopped above are flushed too.
       await telemetry.close()
     },

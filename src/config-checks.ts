@@ -52,7 +52,7 @@ function checkServerSecrets(config: Config, read: Reader): void {
 
 /** Stateless mode (config.md §8): no database to audit into, and a seed every node shares. */
 function checkStateless(config: Config, read: Reader): void {
-  if (config.log.auditSink === 'database') {
+  if (config.log.auditSinks.includes('database')) {
     read.problem(
       'SVC_LOG_AUDIT_SINK: a stateless node (SVC_BACKING_STORE=none) has no database; set SVC_LOG_AUDIT_SINK to stdout or file',
     )

@@ -279,13 +279,18 @@ function readFeatures(read: Reader, mode: Mode): Config['features'] {
 
 function readLog(read: Reader, dataDir: string): Config['log'] {
   const auditSinks = ['stdout', 'file', 'database', 'none'] as const
+  const sinks = read.listOf('SVC_LOG_AUDIT_SINK', auditSinks, ['stdout'])
+  if (sinks.includes('none') && sinks.length > 1)
+    read.problem('SVC_LOG_AUDIT_SINK: `none` cannot be combined with other sinks')
   return {
     level: read.oneOf('SVC_LOG_LEVEL', ['debug', 'info', 'warn', 'error'], 'info'),
     // JSON in both modes: what a developer sees is what the log pipeline gets (README).
     format: read.oneOf('SVC_LOG_FORMAT', ['json', 'pretty'], 'json'),
     destination: read.oneOf('SVC_LOG_DESTINATION', ['stdout', 'stderr'], 'stdout'),
     auditEnable: read.bool('SVC_LOG_AUDIT_ENABLE', true),
-    auditSink: read.oneOf('SVC_LOG_AUDIT_SINK', auditSinks, 'stdout'),
+    auditSinks: sinks.filter((sink) => sink !== 'none'),
+    auditRequire: read.oneOf('SVC_LOG_AUDIT_REQUIRE', ['all', 'any'], 'all'),
+    auditTimeoutMs: read.duration('SVC_LOG_AUDIT_TIMEOUT', 5_000, { positive: true }),
     auditFile: read.string('SVC_LOG_AUDIT_FILE', join(dataDir, 'audit.log')),
     auditRemoteAddrEnable: read.bool('SVC_LOG_AUDIT_REMOTE_ADDR_ENABLE', false),
     auditRemoteAddrXff: read.bool('SVC_LOG_AUDIT_REMOTE_ADDR_XFF', false),

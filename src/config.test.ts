@@ -29,7 +29,12 @@ describe('defaults', () => {
     expect(config.features.disableDocs).toBe(false)
     expect(config.db.gcRetentionPeriodMs).toBe(30 * 86_400_000)
     expect(config.db.connectTimeoutMs).toBe(15_000)
-    expect(config.log).toMatchObject({ level: 'info', auditSink: 'stdout' })
+    expect(config.log).toMatchObject({
+      level: 'info',
+      auditSinks: ['stdout'],
+      auditRequire: 'all',
+      auditTimeoutMs: 5000,
+    })
     expect(config.log.auditFile).toBe(join('./data', 'audit.log'))
     expect(config.expiration).toEqual({
       tokensSecs: undefined,

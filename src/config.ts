@@ -7,6 +7,8 @@ import { readConfig } from './config-sections.ts'
 import { createReader, type ListenAddress, type Source, tomlToVariables } from './config-values.ts'
 import type { DatabaseOptions } from './storage/database.ts'
 
+export type AuditSinkKind = 'stdout' | 'file' | 'database'
+
 export type BackingStore = 'sqlite' | 'postgres' | 'memory' | 'none'
 
 export const TRACES_SAMPLERS = [
@@ -136,9 +138,13 @@ export type Config = Readonly<{
     format: 'json' | 'pretty'
     destination: 'stdout' | 'stderr'
     auditEnable: boolean
-    /** SVC_LOG_AUDIT_SINK (project-specific). */
-    auditSink: 'stdout' | 'file' | 'database' | 'none'
-    /** SVC_LOG_AUDIT_FILE, used when auditSink is 'file'. */
+    /** SVC_LOG_AUDIT_SINK (project-specific): where records go; empty for `none`. */
+    auditSinks: readonly AuditSinkKind[]
+    /** SVC_LOG_AUDIT_REQUIRE: a call succeeds when `all` its sinks, or `any` one, recorded it. */
+    auditRequire: 'all' | 'any'
+    /** SVC_LOG_AUDIT_TIMEOUT: how long a call waits for its record before failing with 503. */
+    auditTimeoutMs: number
+    /** SVC_LOG_AUDIT_FILE, used when auditSinks has 'file'. */
     auditFile: string
     auditRemoteAddrEnable: boolean
     auditRemoteAddrXff: boolean
@@ -205,7 +211,7 @@ const SETTINGS = `DEVMODE BACKING_STORE DATA_DIR CONFIG_DIR GENERATE_SECRETS SER
   SANDBOX_MEMORY_LIMIT_BYTES SANDBOX_TIME_LIMIT SANDBOX_ACTION_TIME_LIMIT SANDBOX_WORKERS
   SANDBOX_MAX_RESULT_BYTES
   METRICS_LISTEN_ADDR METRICS_TOKEN
-  LOG_LEVEL LOG_FORMAT LOG_DESTINATION LOG_AUDIT_ENABLE LOG_AUDIT_SINK LOG_AUDIT_FILE
+  LOG_LEVEL LOG_FORMAT LOG_DESTINATION LOG_AUDIT_ENABLE LOG_AUDIT_SINK LOG_AUDIT_REQUIRE LOG_AUDIT_TIMEOUT LOG_AUDIT_FILE
   LOG_AUDIT_REMOTE_ADDR_ENABLE LOG_AUDIT_REMOTE_ADDR_XFF LOG_AUDIT_DISABLE_DELETE_TOKENS
   LOG_CUSTOMER_IDENTIFIER LOG_CUSTOMER_ENV LOG_CUSTOMER_REGION LOG_DATADOG_ENABLE SENTRY_ENABLE
   TLS_ENABLE TLS_SELFSIGNED TLS_CERT_FILE TLS_KEY_FILE

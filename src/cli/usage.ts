@@ -2,10 +2,24 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 
-export type CommandOptions = Readonly<{ dev: boolean }>
+export type CommandOptions = Readonly<{
+  dev: boolean
+  /** Arguments that are not options (`audit verify <file>`). */
+  positionals: readonly string[]
+  /** `audit verify --database`. */
+  database?: boolean
+  /** `audit verify --anchor <hash>`. */
+  anchor?: string
+}>
 type Run = (options: CommandOptions) => Promise<number>
 
-type Command = Readonly<{ summary: string; help: string; load: () => Promise<Run> }>
+type Command = Readonly<{
+  summary: string
+  help: string
+  load: () => Promise<Run>
+  /** Takes `--database`, `--anchor <hash>` and positional arguments (the audit command). */
+  isAudit?: boolean
+}>
 
 const CONFIGURATION = `Configuration comes from SVC_* environment variables and $SVC_CONFIG_DIR/config.toml
 (default ./conf); .env.example lists every variable with its default.`
@@ -37,6 +51,26 @@ Options:
 
 ${CONFIGURATION}`,
     load: async () => (await import('./commands/migrate.ts')).runMigrate,
+  },
+  audit: {
+    summary: "check an audit log's hash chain and report the first broken link",
+    help: `Usage: strongroom audit verify <file> [--anchor <hash>]
+       strongroom audit verify --database [--dev] [--anchor <hash>]
+
+Checks the hash chain of an audit file, or of the audit_events table of the configured
+database (SVC_* settings), and reports the first broken link. With --anchor, also checks that
+the record with that hash (one you kept elsewhere) is still there, which shows a cut-off tail.
+Exit status: 0 intact, 1 broken or anchor missing, 2 usage or read error.
+
+Options:
+  --database       check the configured database's audit_events table instead of a file
+  --anchor <hash>  a hash kept elsewhere that must still be in the chain
+  --dev            dev mode defaults for --database (unless SVC_DEVMODE says otherwise)
+  -h, --help       show this help
+
+${CONFIGURATION}`,
+    load: async () => (await import('./commands/audit.ts')).runAudit,
+    isAudit: true,
   },
 } as const satisfies Record<string, Command>
 
@@ -79,17 +113,29 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     }
   }
   try {
-    const { values } = parseArgs({
+    const command: Command = COMMANDS[first]
+    const isAudit = command.isAudit === true
+    const { values, positionals } = parseArgs({
       args: [...rest],
       options: {
         dev: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        ...(isAudit
+          ? { database: { type: 'boolean', default: false }, anchor: { type: 'string' } }
+          : {}),
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: isAudit,
     })
-    if (values.help) return { kind: 'usage', text: COMMANDS[first].help }
-    return { kind: 'run', command: first, options: { dev: values.dev } }
+    if (values.help) return { kind: 'usage', text: command.help }
+    const options: CommandOptions = {
+      dev: values.dev === true,
+      positionals,
+      ...(isAudit
+        ? { database: values.database === true, anchor: values.anchor as string | undefined }
+        : {}),
+    }
+    return { kind: 'run', command: first, options }
   } catch (error) {
     // parseArgs says e.g. "Unknown option '--port'. To specify a positional argument …".
     const reason = (error as Error).message.split('. ')[0] ?? 'invalid arguments'

@@ -43,3 +43,12 @@ export const Health = Type.Object({
   status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
 })
 export type Health = Static<typeof Health>
+
+/**
+ * Readiness: the overall status and each check (`database`, `kms`, `audit_<sink>`), never why a
+ * check failed (the service log says). @example { "status": "fail", "checks": { "database": "pass", "kms": "pass", "audit_file": "fail" } }
+ */
+export const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
+  checks: Type.Record(Type.String(), Type.Union([Type.Literal('pass'), Type.Literal('fail')])),
+})

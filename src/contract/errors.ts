@@ -32,6 +32,11 @@ export const ERRORS = {
   collectionNameInvalid: { code: 'ERR1008', status: 400, title: 'The collection name is invalid.' },
   timeout: { code: 'ERR1009', status: 503, title: 'The operation timed out.' },
   databaseUnavailable: { code: 'ERR1010', status: 503, title: 'The database cannot be reached.' },
+  auditUnavailable: {
+    code: 'ERR1014',
+    status: 503,
+    title: 'The audit record of the call could not be written.',
+  },
   userDisabled: { code: 'ERR1011', status: 401, title: 'The user is disabled.' },
   invalidRequest: {
     code: 'ERR1012',

@@ -3,7 +3,8 @@ import type { Outbound } from './actions/outbound.ts'
 import { type AnalysisDeps, createAnalysisService } from './analysis/analysis.ts'
 import type { Detector } from './analysis/detector.ts'
 import { createLocalDetector } from './analysis/local-detector.ts'
-import { type AuditDeps, type AuditSink, createAuditService } from './audit/audit.ts'
+import { type AuditDeps, type AuditSinkEntry, createAuditService } from './audit/audit.ts'
+import type { SinkFailure } from './audit/writer.ts'
 import { createBundleRegistry } from './bundles/registry.ts'
 import type { Sandbox } from './bundles/sandbox.ts'
 import { createTypeFunctions } from './bundles/type-functions.ts'
@@ -63,7 +64,10 @@ export type CoreSettings = Readonly<{
   forceAccessReason: boolean
   cache: Pick<CacheDeps, 'refreshIntervalMs' | 'worker'>
   system: Pick<SystemDeps, 'version' | 'vaultId' | 'configuration' | 'license'>
-  audit: Pick<AuditDeps, 'isEnabled' | 'includeRemoteAddr' | 'skipOperations'>
+  audit: Pick<
+    AuditDeps,
+    'isEnabled' | 'includeRemoteAddr' | 'skipOperations' | 'require' | 'timeoutMs'
+  >
   confvarDefaults: ConfvarsDeps['defaults']
   typeLimits: TypeLimits
   collections: Pick<CollectionsDeps, 'isEncryptionEnabled'>
@@ -91,7 +95,10 @@ export type ServicesDeps = Readonly<{
   /** Wraps export keys (SVC_KMS_EXPORT_*); undefined when export uses the main KMS. */
   exportKms: Kms | undefined
   settings: CoreSettings
-  auditSink: AuditSink | 'database' | 'none'
+  /** The configured audit sinks, in order (none: no record is kept). */
+  auditSinks: readonly AuditSinkEntry[]
+  /** An audit sink failed or timed out (the composition root logs and counts it). */
+  onAuditFailure: (failure: SinkFailure) => void
   applyConfvars: (values: ReadonlyMap<string, string>) => void
   /** Background jobs report failures here (the composition root logs them). */
   onJobError: (job: string, error: unknown) => void
@@ -176,7 +183,15 @@ function createDataServices(
 export function createServices(deps: ServicesDeps) {
   const { store, clock, settings } = deps
   const cache = createControlCache({ store, clock, ...settings.cache })
-  const audit = createAuditService({ store, sink: deps.auditSink, ...settings.audit })
+  const audit = createAuditService({
+    store,
+    clock,
+    sinks: deps.auditSinks,
+    node: settings.cache.worker.id,
+    version: settings.system.version,
+    onFailure: deps.onAuditFailure,
+    ...settings.audit,
+  })
   const iam = createIamService({
     store,
     audit,
@@ -202,6 +217,7 @@ export function createServices(deps: ServicesDeps) {
     audit,
     ...settings.system,
     healthTimeoutMs: 2000,
+    auditReadiness: audit.sinkReadiness,
     kms: deps.kms,
     exportKms: deps.exportKms,
   })

@@ -215,11 +215,14 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
     const { status, body } = toErrorResponse(error, req.log)
     if (req.ctx !== undefined && !isPublic(req)) {
       // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
-      await services.audit
+      const recorded = services.audit
         .record(req.ctx, { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
+      // The audit trail itself failed: its failure record is written if the sink comes back,
+      // but the answer does not wait a second SVC_LOG_AUDIT_TIMEOUT for it.
+      if (body.error_code !== ERRORS.auditUnavailable.code) await recorded
     }
     return reply
       .code(status)

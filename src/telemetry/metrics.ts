@@ -55,6 +55,12 @@ export function createMetrics(sources: MetricsSources) {
     labelNames: ['sink', 'outcome'] as const,
     registers,
   })
+  const auditFailures = new Counter({
+    name: 'strongroom_audit_sink_failures_total',
+    help: 'Audit sink failures by sink and reason: a write that failed (error) or a record not confirmed within SVC_LOG_AUDIT_TIMEOUT (timeout).',
+    labelNames: ['sink', 'reason'] as const,
+    registers,
+  })
   new Gauge({
     name: 'strongroom_db_pool_connections',
     help: 'Connections of the PostgreSQL pool by state (absent on SQLite).',
@@ -113,6 +119,9 @@ export function createMetrics(sources: MetricsSources) {
     },
     auditWrite(sink: string, records: number, isWritten: boolean): void {
       auditRecords.inc({ sink, outcome: isWritten ? 'written' : 'failed' }, records)
+    },
+    auditSinkFailure(sink: string, reason: 'error' | 'timeout'): void {
+      auditFailures.inc({ sink, reason })
     },
     /** The text exposition format (gauges read their sources now). */
     async render(): Promise<{ contentType: string; body: string }> {

@@ -139,7 +139,27 @@ describe('metrics switched off or listener-only', () => {
     try {
       expect((await server.request('GET', `${API}/system/info/version`)).status).toBe(200)
       const text = await (await server.request('GET', '/metrics', { token: TOKEN })).text()
-      expect(sample(text, 'strongroom_audit_records_total{sink="file",outcome="written"}')).toBe(1)
+      // The chain start record of this start, then the call's record.
+      expect(sample(text, 'strongroom_audit_records_total{sink="file",outcome="written"}')).toBe(2)
+    } finally {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('counts audit sink failures by sink and reason', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'strongroom-metrics-'))
+    // A directory cannot be opened for appending: every write of the file sink fails.
+    const server = await startTestServer({
+      env: { SVC_METRICS_TOKEN: TOKEN, SVC_LOG_AUDIT_SINK: 'file', SVC_LOG_AUDIT_FILE: dir },
+    })
+    try {
+      expect((await server.request('GET', `${API}/system/info/version`)).status).toBe(503)
+      const text = await (await server.request('GET', '/metrics', { token: TOKEN })).text()
+      // The call's record, then its failure record: two failed writes.
+      expect(sample(text, 'strongroom_audit_sink_failures_total{sink="file",reason="error"}')).toBe(
+        2,
+      )
     } finally {
       await server.close()
       await rm(dir, { recursive: true, force: true })

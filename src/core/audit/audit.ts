@@ -2,19 +2,41 @@
 import { randomUUID } from 'node:crypto'
 import type { RequestContext } from '../context.ts'
 import type { Repos, Store } from '../store.ts'
-import { formatNano } from '../time.ts'
+import { type Clock, formatNano } from '../time.ts'
+import { chainStartJson } from './chain.ts'
 import type { AuditRow } from './store.ts'
+import { createSinkWriter, type SinkFailure } from './writer.ts'
 
-/** Where JSON-lines audit records go (stdout or a file); provided by the composition root. */
-export type AuditSink = { write(lines: readonly string[]): Promise<void> }
+/**
+ * Where JSON-lines audit records go (stdout or a file); provided by the composition root.
+ * `previousHash` gives the hash an existing file's chain ends with; `isWritable` is the
+ * readiness probe of a sink that failed (free space, a file that can be opened).
+ */
+export type AuditSink = {
+  write(lines: readonly string[]): Promise<void>
+  previousHash?(): Promise<string | undefined>
+  isWritable?(): Promise<boolean>
+}
+
+/** One configured sink: a line sink or the audit_events table (`database`). */
+export type AuditSinkEntry = Readonly<{ name: string; sink: AuditSink | 'database' }>
 
 export type AuditDeps = {
   readonly store: Store
-  /** `database` writes to the audit_events table; `none` keeps no record; otherwise a line sink. */
-  readonly sink: AuditSink | 'database' | 'none'
+  /** Every sink records every call; none configured keeps no record. */
+  readonly sinks: readonly AuditSinkEntry[]
+  /** `all`: a call succeeds only when every sink recorded it; `any`: when one did. */
+  readonly require: 'all' | 'any'
+  readonly timeoutMs: number
   readonly isEnabled: boolean
   readonly includeRemoteAddr: boolean
   readonly skipOperations: ReadonlySet<string>
+  /** This node's id: the chains it writes are its own (a per-node sequence). */
+  readonly node: string
+  readonly version: string
+  readonly clock: Clock
+  /** A sink failed or timed out (the composition root logs and counts it). */
+  readonly onFailure: (failure: SinkFailure) => void
 }
 
 export type Outcome = Readonly<{ status: number; errorCode?: string }>
@@ -49,90 +71,95 @@ export function buildAuditEvent(ctx: RequestContext, outcome: Outcome, includeRe
   } as const
 }
 
-type Pending = Readonly<{ row: AuditRow; resolve: () => void; reject: (error: unknown) => void }>
-
-/**
- * Records of calls that finish in the same event-loop turn are written together, in one insert
- * or one write, at the end of the turn; each call still waits for its own record to be written
- * and fails if it is not. One statement per call cost more than the rest of a small call.
- */
-function createBatchWriter(write: (rows: readonly AuditRow[]) => Promise<void>) {
-  let pending: Pending[] = []
-  function flush() {
-    const batch = pending
-    pending = []
-    write(batch.map((entry) => entry.row)).then(
-      () => {
-        for (const entry of batch) entry.resolve()
-      },
-      (error) => {
-        for (const entry of batch) entry.reject(error)
-      },
-    )
+function auditRow(event: ReturnType<typeof buildAuditEvent>, time: number): AuditRow {
+  return {
+    eventId: event.event_id,
+    time,
+    requestId: event.request_id,
+    username: event.user,
+    operation: event.operation,
+    collection: event.collection,
+    outcome: event.outcome,
+    status: event.status,
+    record: JSON.stringify(event),
   }
-  return (row: AuditRow) =>
-    new Promise<void>((resolve, reject) => {
-      if (pending.length === 0) setImmediate(flush)
-      pending.push({ row, resolve, reject })
-    })
+}
+
+/** The first record of each sink's chain on every start: which node, when, which version. */
+function chainStartRow(deps: AuditDeps): AuditRow {
+  const now = deps.clock()
+  return {
+    eventId: randomUUID(),
+    time: now,
+    requestId: '',
+    username: '',
+    operation: 'chain_start',
+    collection: undefined,
+    outcome: 'success',
+    status: 0,
+    record: chainStartJson(formatNano(now), deps.version),
+  }
 }
 
 export function createAuditService(deps: AuditDeps) {
-  const { sink } = deps
-  const writeBatched =
-    sink === 'none'
-      ? undefined
-      : createBatchWriter((rows) =>
-          sink === 'database'
-            ? deps.store.audit.insert(rows)
-            : sink.write(rows.map((row) => row.record)),
-        )
-
-  /** The call's record as an audit_events row, or undefined when no record is kept. */
-  function rowOf(ctx: RequestContext, outcome: Outcome): AuditRow | undefined {
-    if (!deps.isEnabled || sink === 'none' || deps.skipOperations.has(ctx.audit.operation))
-      return undefined
-    const event = buildAuditEvent(ctx, outcome, deps.includeRemoteAddr)
-    return {
-      eventId: event.event_id,
-      time: ctx.now,
-      requestId: ctx.requestId,
-      username: event.user,
-      operation: event.operation,
-      collection: event.collection,
-      outcome: event.outcome,
-      status: event.status,
-      record: JSON.stringify(event),
-    }
-  }
+  const startRow = chainStartRow(deps)
+  const writers = deps.sinks.map(({ name, sink }) => {
+    const writer = createSinkWriter({
+      name,
+      node: deps.node,
+      startRow,
+      timeoutMs: deps.timeoutMs,
+      onFailure: deps.onFailure,
+      write:
+        sink === 'database'
+          ? (rows) => deps.store.audit.insert(rows)
+          : (rows) => sink.write(rows.map((row) => row.record)),
+      previousHash: sink === 'database' ? undefined : sink.previousHash?.bind(sink),
+    })
+    return { writer, sink, isDatabase: sink === 'database' }
+  })
+  const hasDatabaseSink = writers.some((entry) => entry.isDatabase)
 
   /**
-   * Writes the call's record once (reads and failures; writes go through `transaction`). A
-   * failure propagates: the caller fails the operation (fail closed). A failure outcome is always
-   * written, even after a success record whose transaction then rolled back.
+   * Writes the call's record once to every sink. Pass `tx` to write the database sink's row in
+   * the same transaction as the data it describes: the other sinks are written first, so a call
+   * they fail (SVC_LOG_AUDIT_REQUIRE=all) never links a row into the database chain that its
+   * rolled-back transaction would then leave as a gap. A failure propagates as 503 ERR1014 (fail
+   * closed) unless SVC_LOG_AUDIT_REQUIRE=any and another sink recorded the call. A failure
+   * outcome is always written, even after a success record whose transaction then rolled back.
    */
-  async function record(ctx: RequestContext, outcome: Outcome): Promise<void> {
+  async function record(ctx: RequestContext, outcome: Outcome, tx?: Repos): Promise<void> {
     if (ctx.audit.isRecorded && outcome.status < 400) return
-    const row = rowOf(ctx, outcome)
-    if (row !== undefined && writeBatched !== undefined) await writeBatched(row)
+    if (writers.length === 0 || !deps.isEnabled || deps.skipOperations.has(ctx.audit.operation)) {
+      ctx.audit.isRecorded = true
+      return
+    }
+    const row = auditRow(buildAuditEvent(ctx, outcome, deps.includeRemoteAddr), ctx.now)
+    const inTx = tx === undefined ? [] : writers.filter((entry) => entry.isDatabase)
+    const results = await Promise.allSettled(
+      writers.filter((entry) => !inTx.includes(entry)).map(({ writer }) => writer.write(row)),
+    )
+    const failed = results.flatMap((result) => (result.status === 'rejected' ? [result] : []))
+    const isMet =
+      failed.length === 0 ||
+      (deps.require === 'any' && (failed.length < results.length || inTx.length > 0))
+    if (!isMet) throw failed[0]?.reason
+    // A statement that fails inside the transaction fails the transaction, whatever the rule.
+    for (const { writer } of inTx) await tx?.audit.insert(await writer.linkNow([row]))
     ctx.audit.isRecorded = true
   }
 
   /**
    * Runs a write and the call's success record in one transaction (rolled back when the call
    * times out): with the database sink the data and its record land together or not at all, the
-   * record being one more insert of that transaction. With a line sink (stdout, file) the record
-   * is written after the commit, as for reads; if that fails the call fails, the data stays.
+   * record being one more insert of that transaction. Without it (stdout, file) the record is
+   * written after the commit, as for reads; if that fails the call fails, the data stays.
    */
   async function transaction<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
     const value = await deps.store.transaction(
       async (tx) => {
         const result = await work(tx)
-        if (sink === 'database' && !ctx.audit.isRecorded) {
-          const row = rowOf(ctx, { status: 200 })
-          if (row !== undefined) await tx.audit.insert([row])
-          ctx.audit.isRecorded = true
-        }
+        if (hasDatabaseSink) await record(ctx, { status: 200 }, tx)
         return result
       },
       { signal: ctx.signal },
@@ -141,7 +168,26 @@ export function createAuditService(deps: AuditDeps) {
     return value
   }
 
-  return { record, transaction }
+  /**
+   * Readiness of each sink: false while a write hangs past the timeout, and after a failed write
+   * until the sink's probe (free space, the file can be opened) or a later write says it works.
+   */
+  async function sinkReadiness(): Promise<Record<string, boolean>> {
+    const now = Date.now()
+    const entries = await Promise.all(
+      writers.map(async ({ writer, sink }) => {
+        if (writer.isStuck(now)) return [writer.name, false] as const
+        // The database sink is as ready as the database (the readiness check pings it).
+        if (sink === 'database') return [writer.name, true] as const
+        if (sink.isWritable !== undefined)
+          return [writer.name, await sink.isWritable().catch(() => false)] as const
+        return [writer.name, !writer.lastWriteFailed] as const
+      }),
+    )
+    return Object.fromEntries(entries)
+  }
+
+  return { record, transaction, sinkReadiness }
 }
 
 export type AuditService = ReturnType<typeof createAuditService>

@@ -18,4 +18,8 @@ export type AuditRepo = {
   /** Appends the rows in order, in one statement. */
   insert(rows: readonly AuditRow[]): Promise<void>
   list(options: { readonly since?: Micros; readonly limit: number }): Promise<AuditRow[]>
+  /** The records in insertion order after `afterSeq` (the table's own sequence), for verify. */
+  scan(options: { readonly afterSeq: number; readonly limit: number }): Promise<ScannedRecord[]>
 }
+
+export type ScannedRecord = Readonly<{ seq: number; record: string }>

@@ -72,10 +72,16 @@ describe('collections service', () => {
     })
     const audit = createAuditService({
       store,
-      sink: 'database',
+      sinks: [{ name: 'database', sink: 'database' }],
+      require: 'all',
+      timeoutMs: 5_000,
       isEnabled: true,
       includeRemoteAddr: false,
       skipOperations: new Set(),
+      node: 'w',
+      version: 'test',
+      clock: () => NOW,
+      onFailure: () => {},
     })
     const types = createTypeRegistry({
       limits: { maxStringLength: 450, maxBlobLength: 1000, isLuhnCheckEnabled: true },

@@ -12,6 +12,9 @@ const DATA_WRITE = ['CapDataWriter', 'CapObjectsWriter']
 const SPEC: Record<string, string> = {
   data_health: 'public',
   control_health: 'public',
+  // Readiness (project addition, issue 18): no credential, like health.
+  data_ready: 'public',
+  control_ready: 'public',
   get_version: 'authenticated',
   get_cluster_info: 'any:CapClusterInfoReader',
   get_configuration: 'any:CapInfoReader',

@@ -48,6 +48,8 @@ const OBJECTS_DELETE = anyOf(
 export const OPERATIONS = {
   data_health: PUBLIC,
   control_health: PUBLIC,
+  data_ready: PUBLIC,
+  control_ready: PUBLIC,
   get_version: AUTHENTICATED,
   get_cluster_info: anyOf('CapClusterInfoReader'),
   get_configuration: anyOf('CapInfoReader'),

@@ -19,6 +19,8 @@ export type SystemDeps = {
   readonly configuration: Readonly<Record<string, unknown>>
   readonly license: Readonly<{ key: string; isMasked: boolean }>
   readonly healthTimeoutMs: number
+  /** Whether each audit sink can record (by sink name). */
+  readonly auditReadiness: () => Promise<Record<string, boolean>>
   readonly kms: Kms
   readonly exportKms: Kms | undefined
 }
@@ -41,20 +43,55 @@ function errorForStatus(status: number): ErrorName {
 }
 
 export function createSystemService(deps: SystemDeps) {
-  async function isHealthy(): Promise<boolean> {
+  /** Whether `work` succeeds within the health timeout. */
+  async function within<T>(work: Promise<T>, isPass: (value: T) => boolean): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
-      setTimeout(() => reject(new Error('health check timed out')), deps.healthTimeoutMs).unref()
+      timer = setTimeout(() => reject(new Error('check timed out')), deps.healthTimeoutMs)
     })
     try {
-      await Promise.race([deps.store.ping(), timeout])
-      return true
+      return isPass(await Promise.race([work, timeout]))
     } catch {
       return false
+    } finally {
+      clearTimeout(timer)
     }
+  }
+
+  function isHealthy(): Promise<boolean> {
+    return within(deps.store.ping(), () => true)
+  }
+
+  /**
+   * Readiness: the database answers, every audit sink can record, and the KMS wraps and unwraps.
+   * Each check is bounded by the health timeout; the result names each check, never why it failed.
+   */
+  async function readiness(): Promise<{
+    isReady: boolean
+    checks: Record<string, 'pass' | 'fail'>
+  }> {
+    let bySink: Record<string, boolean> = {}
+    const [database, kms, audit] = await Promise.all([
+      within(deps.store.ping(), () => true),
+      within(kmsStatus(deps.kms), (status) => status.status === 'pass'),
+      within(deps.auditReadiness(), (ready) => {
+        bySink = ready
+        return Object.values(ready).every(Boolean)
+      }),
+    ])
+    const checks: Record<string, 'pass' | 'fail'> = {
+      database: database ? 'pass' : 'fail',
+      kms: kms ? 'pass' : 'fail',
+    }
+    for (const [name, isReady] of Object.entries(bySink))
+      checks[`audit_${name}`] = isReady ? 'pass' : 'fail'
+    if (!audit && Object.keys(bySink).length === 0) checks.audit = 'fail'
+    return { isReady: database && kms && audit, checks }
   }
 
   return {
     isHealthy,
+    readiness,
     async getVersion() {
       return {
         vault_id: deps.vaultId,

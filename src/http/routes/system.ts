@@ -1,6 +1,6 @@
 // src/http/routes/system.ts: HTTP binding for health, version, cluster, configuration, license, confvars, debug
 
-import { CustomAuditQuery, Health } from '../../contract/common.ts'
+import { CustomAuditQuery, Health, Readiness } from '../../contract/common.ts'
 import { Type } from '../../contract/schema.ts'
 import {
   ClusterInfo,
@@ -44,6 +44,31 @@ export const systemRoutes: RoutesPlugin = async (app, { services }) => {
       async (_req, reply) => {
         const isHealthy = await system.isHealthy()
         return reply.code(isHealthy ? 200 : 503).send({ status: isHealthy ? 'pass' : 'fail' })
+      },
+    )
+  }
+
+  for (const [path, operation, operationId, family] of [
+    [`${BASE}/data/info/ready`, 'data_ready', 'system.dataReady', 'data'],
+    [`${BASE}/ctl/info/ready`, 'control_ready', 'system.controlReady', 'control'],
+  ] as const) {
+    app.get(
+      path,
+      {
+        config: { operation },
+        schema: {
+          operationId,
+          summary: `Check whether the ${family} plane is ready for traffic`,
+          description:
+            'Readiness, for load balancers and Kubernetes readiness probes: `pass` (200) when the database answers, every audit sink can record and the KMS wraps and unwraps a key; `fail` (503) otherwise, with the check that failed. No credential, not audited. Liveness is the health operation.',
+          tags: ['System'],
+          response: { 200: Readiness, 503: Readiness },
+        },
+        serializerCompiler: () => (data) => JSON.stringify(data),
+      },
+      async (_req, reply) => {
+        const { isReady, checks } = await system.readiness()
+        return reply.code(isReady ? 200 : 503).send({ status: isReady ? 'pass' : 'fail', checks })
       },
     )
   }

@@ -42,6 +42,16 @@ export function createAuditRepo(db: Kysely<Tables>, statements: Statements): Aud
         ]),
       )
     },
+    async scan({ afterSeq, limit }) {
+      const rows = await db
+        .selectFrom('audit_events')
+        .select(['seq', 'record'])
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute()
+      return rows.map((row) => ({ seq: Number(row.seq), record: row.record }))
+    },
     async list({ since, limit }) {
       let query = db.selectFrom('audit_events').selectAll().orderBy('seq').limit(limit)
       if (since !== undefined) query = query.where('time', '>=', since)
