@@ -126,7 +126,7 @@ describe('strongroom migrate', () => {
     const { code, output } = await runCli(['frobnicate'], {})
     expect(code).toBe(2)
     expect(output.trim().split('\n')).toEqual([
-      'strongroom: unknown command frobnicate; the commands are serve, migrate (see strongroom --help)',
+      'strongroom: unknown command frobnicate; the commands are serve, migrate, audit (see strongroom --help)',
     ])
   })
 })
