@@ -35,7 +35,13 @@ describe('coreSettings', () => {
         configuration: describeConfig(config),
         license: { key: '', isMasked: false },
       },
-      audit: { isEnabled: true, includeRemoteAddr: false, skipOperations: new Set() },
+      audit: {
+        isEnabled: true,
+        includeRemoteAddr: false,
+        skipOperations: new Set(),
+        require: 'all',
+        timeoutMs: 5_000,
+      },
       confvarDefaults: { logLevel: 'info', traceSql: false },
       typeLimits: {
         maxStringLength: config.db.maxStringLength,

@@ -156,10 +156,11 @@ describe('metrics switched off or listener-only', () => {
     try {
       expect((await server.request('GET', `${API}/system/info/version`)).status).toBe(503)
       const text = await (await server.request('GET', '/metrics', { token: TOKEN })).text()
-      // The call's record, then its failure record: two failed writes.
-      expect(sample(text, 'strongroom_audit_sink_failures_total{sink="file",reason="error"}')).toBe(
-        2,
-      )
+      // The call's record failed before it was answered (its failure record is written, and
+      // fails, after the answer: the call does not wait for it).
+      expect(
+        sample(text, 'strongroom_audit_sink_failures_total{sink="file",reason="error"}'),
+      ).toBeGreaterThanOrEqual(1)
     } finally {
       await server.close()
       await rm(dir, { recursive: true, force: true })
