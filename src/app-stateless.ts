@@ -1,9 +1,11 @@
 // src/app-stateless.ts: stateless mode at start: the in-memory store filled from the configuration files, then sealed
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { readTypesFile } from './app-types-file.ts'
 import { type Config, ConfigError } from './config.ts'
 import { installDerivedKeys } from './core/crypto/keyring.ts'
 import type { Kms } from './core/crypto/kms.ts'
+import { applyTypesFile } from './core/data-types/types-file.ts'
 import { isVaultError } from './core/errors.ts'
 import { parseSecretsFile } from './core/iam/secrets-file.ts'
 import type { Services } from './core/services.ts'
@@ -63,7 +65,12 @@ export async function openStateless(
   return opened
 }
 
-async function collectProblems(services: Services, config: Config, clock: Clock) {
+async function collectProblems(
+  services: Services,
+  config: Config,
+  store: StatelessStore['store'],
+  clock: Clock,
+) {
   const problems: string[] = []
   // A node whose directory is missing would serve nothing: say so rather than start empty.
   if ((await exists(config, '.')) === undefined)
@@ -86,25 +93,37 @@ async function collectProblems(services: Services, config: Config, clock: Clock)
     for (const problem of [...parsed.problems, ...installed])
       problems.push(`${secrets.path}: ${problem}`)
   }
+  // Custom types (and the bundles they use) before the collections that may use them.
+  try {
+    const types = await readTypesFile(config)
+    if (types !== undefined) {
+      const deps = {
+        store,
+        bundles: services.bundles,
+        dataTypes: services.dataTypes,
+        isReloadedOnStart: true,
+      }
+      await applyTypesFile(deps, types, clock)
+    }
+  } catch (error) {
+    if (isVaultError(error)) problems.push(error.message)
+    else {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === undefined) throw error
+      problems.push(`The types file or a bundle file cannot be read (${code}).`)
+    }
+  }
   const collections = await readConfigFile(config, 'collections.pvschema', problems)
   if (collections !== undefined) {
     for (const problem of await services.collections.installFile(collections.text, clock()))
       problems.push(`${collections.path}: ${problem}`)
   }
-  // Custom types and bundles from files are not loaded by this build: refusing beats a node
-  // that silently lacks the types its collections or callers expect.
-  for (const name of ['types.toml', 'pvault.types.toml', 'bundles', 'pvault.bundles']) {
-    const path = await exists(config, name)
-    if (path !== undefined)
-      problems.push(
-        `${path}: custom types and bundles from files are not supported by stateless nodes of this version; remove it.`,
-      )
-  }
   return problems
 }
 
 /**
- * Fills the store from the configuration directory (IAM, users' key hashes, collections), then
+ * Fills the store from the configuration directory (IAM, users' key hashes, custom types and
+ * bundles, collections), then
  * seals it. Every problem of every file is reported at once, so one restart shows them all.
  */
 export async function loadStatelessFiles(
@@ -113,7 +132,7 @@ export async function loadStatelessFiles(
   stateless: StatelessStore,
   clock: Clock,
 ): Promise<void> {
-  const problems = await collectProblems(services, config, clock)
+  const problems = await collectProblems(services, config, stateless.store, clock)
   if (problems.length > 0) {
     await stateless.store.close()
     throw new ConfigError(problems)
