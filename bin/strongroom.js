@@ -8,10 +8,7 @@
 // may need Node 24 before the version check. On an older Node it runs itself again with the
 // Node 24 that `npm install` put in node_modules (the `node` package), or says in one line what
 // to do.
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import module from 'node:module'
-import { fileURLToPath } from 'node:url'
 
 const REQUIRED_MAJOR = 24
 const major = Number(process.versions.node.split('.')[0])
@@ -20,6 +17,10 @@ if (major >= REQUIRED_MAJOR) {
   module.enableCompileCache()
   await import('../src/cli/main.ts')
 } else {
+  // Loaded only here: a normal start imports nothing it does not need (ADR 0010).
+  const { spawn } = await import('node:child_process')
+  const { existsSync } = await import('node:fs')
+  const { fileURLToPath } = await import('node:url')
   const projectNode = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url))
   if (!existsSync(projectNode)) {
     process.stderr.write(

@@ -87,8 +87,8 @@ async function openStore(
     await reachDatabase(
       database.db,
       config,
-      (line) => startupLogger(logger).warn(line),
-      (line) => startupLogger(logger).info(line),
+      (line) => logger.warn(line),
+      (line) => logger.info(line),
     )
     if (config.migration.autoRun || database.isMemory)
       await migrate(database.db, database.dialect, config.migration)
@@ -195,8 +195,10 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   const { config, newAdminKey } = await applyGeneratedSecrets(configured)
   const tls = await tlsMaterial(config)
   const logger = await serviceLogger(config, options.isLogSilent === true)
+  // Start-up lines are written whatever SVC_LOG_LEVEL says, unless a test silenced the log.
+  const startup = options.isLogSilent ? logger : startupLogger(logger)
   // Ignored values of compatibility-only settings: said once, never a failed start.
-  for (const warning of config.warnings) startupLogger(logger).warn(warning)
+  for (const warning of config.warnings) startup.warn(warning)
   const telemetry = await createTelemetry(config, logger, VERSION)
   let server: FastifyInstance | undefined
   let isTracingSql = config.db.traceSql
@@ -211,7 +213,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
     telemetry.onQuery?.(sql, ms, parameters, error)
   }
-  const { store, poolStats, seal } = await openStore(config, onQuery, logger, {
+  const { store, poolStats, seal } = await openStore(config, onQuery, startup, {
     kms: rawKms,
     clock,
   })

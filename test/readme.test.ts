@@ -61,15 +61,20 @@ function expectedOutputs(text: string): RegExp[] {
     })
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
+/**
+ * A free port below the ephemeral range (32768 and up on Linux), so that servers other test files
+ * start on port 0 cannot take it between two `npm start`s of the examples.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000)
+    const isFree = await new Promise<boolean>((done) => {
+      const server = createServer()
+      server.once('error', () => done(false))
+      server.listen(port, '127.0.0.1', () => server.close(() => done(true)))
     })
-  })
+    if (isFree) return port
+  }
 }
 
 /**
@@ -85,7 +90,10 @@ start_server() {
   (cd "$PROJECT" && SVC_SERVICE_LISTEN_ADDR=127.0.0.1:$PORT SVC_DATA_DIR="$data" \\
     exec npm start --silent) >> "$WORK/server.log" 2>&1 &
   echo $! > "$WORK/server.pid"
+  local pid; pid=$(cat "$WORK/server.pid")
   for _ in $(seq 600); do
+    # Our node, not another process on the port: npm start must still be running.
+    kill -0 "$pid" 2> /dev/null || { echo "npm start exited; see the server log" >&2; return 1; }
     if curl -s "localhost:$PORT/api/pvlt/1.0/data/info/health" > /dev/null; then return 0; fi
     sleep 0.1
   done
@@ -174,7 +182,11 @@ describe('README.md', async () => {
       ...runnable.map((b) =>
         [
           `echo "@@block ${b.line}"`,
-          b.text.replaceAll('localhost:8123', `localhost:${port}`),
+          // A reader stops the earlier node before `npm start &`; here npm start does that and
+          // goes on once the new node answers, so it runs in the foreground.
+          b.text
+            .replaceAll('localhost:8123', `localhost:${port}`)
+            .replaceAll('npm start &', 'npm start'),
           'echo',
         ].join('\n'),
       ),
@@ -189,7 +201,7 @@ describe('README.md', async () => {
     }
     const last = [...outputs.keys()].at(-1)
     const log = await readFile(join(work, 'server.log'), 'utf8').catch(() => '')
-    const where = `README.md line ${last}:\n${run.stderr}\nserver log:\n${log.slice(-3000)}`
+    const where = `README.md line ${last}:\n${run.stderr.slice(-4000)}\nserver log:\n${log.slice(-2000)}`
     expect(run.code, where).toBe(0)
     expect(run.stdout, where).toContain('@@end')
     for (const block of runnable) {
