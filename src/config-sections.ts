@@ -30,7 +30,11 @@ export function readConfig(read: Reader, configDir: string, devmodeDefault: bool
     configDir,
     generateSecrets: read.bool('SVC_GENERATE_SECRETS', false),
     license: read.secret('SVC_SERVICE_LICENSE', ''),
-    database: readDatabase(read, mode, { store: backingStore, dataDir }),
+    database: readDatabase(read, mode, {
+      store: backingStore,
+      dataDir,
+      callTimeoutMs: serviceLimits.timeoutMs,
+    }),
     migration: readMigration(read),
     db: readDb(read),
     kms: readKms(read, mode),
@@ -68,7 +72,11 @@ function readBackingStore(read: Reader): BackingStore {
 function readDatabase(
   read: Reader,
   mode: Mode,
-  { store, dataDir }: { store: BackingStore; dataDir: string },
+  {
+    store,
+    dataDir,
+    callTimeoutMs,
+  }: { store: BackingStore; dataDir: string; callTimeoutMs: number },
 ): Config['database'] {
   // Read even when unused, so a bad SVC_DB_* value is reported before someone switches to it.
   const postgres: Config['database'] = {
@@ -82,6 +90,9 @@ function readDatabase(
     maxOpenConns: read.int('SVC_DB_MAX_OPEN_CONNS', 16, { min: 1 }),
     maxIdleConns: read.int('SVC_DB_MAX_IDLE_CONNS', 16, { min: 0 }),
     connMaxLifetimeMs: read.int('SVC_DB_CONN_MAX_LIFETIME_MINUTES', 5, { min: 0 }) * 60_000,
+    // A statement (or a new connection) unanswered this long is abandoned and its connection
+    // closed: a frozen database answers 503 ERR1009 instead of holding calls and connections.
+    queryTimeoutMs: read.duration('SVC_DB_QUERY_TIMEOUT', callTimeoutMs, { positive: true }),
   }
   if (store === 'postgres') return postgres
   if (store === 'none') return { kind: 'none' }

@@ -286,6 +286,17 @@ describe('backing store', () => {
       maxOpenConns: 16,
       maxIdleConns: 16,
       connMaxLifetimeMs: 300_000,
+      queryTimeoutMs: 30_000,
+    })
+  })
+
+  it('bounds PostgreSQL statements by the call timeout unless SVC_DB_QUERY_TIMEOUT says otherwise', () => {
+    const pg = { SVC_BACKING_STORE: 'postgres' }
+    expect(dev({ ...pg, SVC_SERVICE_TIMEOUT_SECONDS: '5' }).database).toMatchObject({
+      queryTimeoutMs: 5000,
+    })
+    expect(dev({ ...pg, SVC_DB_QUERY_TIMEOUT: '2m' }).database).toMatchObject({
+      queryTimeoutMs: 120_000,
     })
   })
 

@@ -132,15 +132,30 @@ function abortedPromise(signal: AbortSignal): Promise<never> {
   })
 }
 
+/** How long an error answer caused by a timeout or an outage waits for its audit record. */
+const OUTAGE_AUDIT_GRACE_MS = 1000
+
+function withinGrace(work: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined
+  const grace = new Promise((resolve) => {
+    timer = setTimeout(resolve, OUTAGE_AUDIT_GRACE_MS)
+  })
+  return Promise.race([work, grace]).finally(() => clearTimeout(timer))
+}
+
 function sendError(app: FastifyInstance, services: Services, options: ServerOptions) {
   return async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toErrorResponse(error, req.log, options.errorUrlBase)
     if (req.ctx !== undefined && !isPublic(req)) {
-      await services.audit
+      const recorded = services.audit
         .record(req.ctx, { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
+      // After a timeout or a database outage the record may hang on the same database: the
+      // answer waits for it a bounded time (the record still completes or fails, and is logged).
+      if (status === 503 || req.ctx.signal.aborted) await withinGrace(recorded)
+      else await recorded
     }
     return reply.code(status).type('application/json; charset=utf-8').send(body)
   }
@@ -220,9 +235,12 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
       const timer = setTimeout(() => controller.abort(new VaultError('timeout')), options.timeoutMs)
       reply.raw.once('close', () => clearTimeout(timer))
     }
-    await authenticateRequest(services, req, { config, url }, controller.signal, {
+    // Authentication reads the database too: a frozen one must not hold the call past its time.
+    const authenticated = authenticateRequest(services, req, { config, url }, controller.signal, {
       useXff: options.useXff,
     })
+    authenticated.catch(() => {})
+    await Promise.race([authenticated, abortedPromise(controller.signal)])
   })
 
   // During shutdown, in-flight responses close their connection so keep-alive sockets do not hold

@@ -16,6 +16,8 @@ export type DatabaseOptions =
       readonly maxOpenConns: number
       readonly maxIdleConns: number
       readonly connMaxLifetimeMs: number
+      /** A statement or a connection attempt unanswered this long fails and its connection is closed. */
+      readonly queryTimeoutMs?: number
     }
 
 /**

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { CompiledQuery, Kysely, SqliteDialect, sql } from '../kysely.ts'
+import { fromSqliteError } from '../outages.ts'
 import type { Tables } from '../schema.ts'
 import {
   kyselyLog,
@@ -22,13 +23,27 @@ const STATEMENT_CACHE_SIZE = 500
  */
 function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>()
-  function wrap(statement: StatementSync): SqliteStatement {
+  // A locked, read-only or full file is the operator's problem, not the caller's: 503 ERR1010.
+  function guarded<T>(run: () => T): T {
+    try {
+      return run()
+    } catch (error) {
+      throw fromSqliteError(error)
+    }
+  }
+  function wrap(statement: StatementSync, sql: string): SqliteStatement {
     statement.setReadBigInts(false)
+    // SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error): the
+    // ROLLBACK that follows must not replace the error that said why.
+    const isRollback = /^rollback$/i.test(sql)
     return {
       reader: statement.columns().length > 0,
-      all: (parameters) => statement.all(...(parameters as never[])),
-      run: (parameters) => statement.run(...(parameters as never[])),
-      iterate: (parameters) => statement.iterate(...(parameters as never[])),
+      all: (parameters) => guarded(() => statement.all(...(parameters as never[]))),
+      run: (parameters) =>
+        isRollback && !database.isTransaction
+          ? { changes: 0, lastInsertRowid: 0 }
+          : guarded(() => statement.run(...(parameters as never[]))),
+      iterate: (parameters) => guarded(() => statement.iterate(...(parameters as never[]))),
     }
   }
   return {
@@ -36,7 +51,10 @@ function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
     prepare(sql) {
       let statement = cache.get(sql)
       if (statement === undefined) {
-        statement = wrap(database.prepare(sql))
+        statement = wrap(
+          guarded(() => database.prepare(sql)),
+          sql,
+        )
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
         cache.set(sql, statement)
       }
