@@ -12,6 +12,8 @@ const OBJECTS = Number(args.get('objects') ?? 200)
 const CONCURRENCY = Number(args.get('concurrency') ?? 8)
 const IDLE_MS = Number(args.get('idle-ms') ?? 5000)
 const TIMEOUT_SECONDS = args.get('timeout-seconds') ?? '0.5'
+/** Node options of the node under test, e.g. `--node-options --max-semi-space-size=16`. */
+const NODE_OPTIONS = args.get('node-options')
 
 const API = '/api/pvlt/1.0'
 const REASON = 'reason=AppFunctionality'
@@ -26,6 +28,7 @@ const node = await startBenchServer(engine, {
   SVC_SERVICE_CACHE_REFRESH_INTERVAL: '0',
   SVC_SERVICE_TIMEOUT_SECONDS: TIMEOUT_SECONDS,
   SVC_KMS_REENCRYPT_PAUSE: '0',
+  ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}),
 })
 
 async function call(method: string, path: string, body?: unknown) {
@@ -52,7 +55,9 @@ const figure = (mb: number) => `${mb.toFixed(1)} MB`
 try {
   await sleep(IDLE_MS)
   const fresh = rss()
-  console.log(`engine ${engine}, node ${process.version}; fresh node, idle: ${figure(fresh)}`)
+  console.log(
+    `engine ${engine}, node ${process.version}${NODE_OPTIONS ? `, ${NODE_OPTIONS}` : ''}; fresh node, idle: ${figure(fresh)}`,
+  )
 
   await ok('POST', '/ctl/collections', COLLECTION)
   const ids: string[] = []

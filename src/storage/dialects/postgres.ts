@@ -55,7 +55,9 @@ export function openPostgres(
   // Kysely creates the pool before the first query; pg (~35 modules) loads only then, so a
   // SQLite node never loads it.
   let created: pg.Pool | undefined
-  const queryTimeoutMs = options.queryTimeoutMs ?? 30_000
+  const queryTimeoutMs = options.queryTimeoutMs ?? 60_000
+  // A new connection (or a free one in a full pool) within the call's time, at least a second.
+  const connectTimeoutMs = Math.min(queryTimeoutMs, Math.max(options.callTimeoutMs ?? 30_000, 1000))
   const pool = async () => {
     const { default: pg } = await import('pg')
     created = new pg.Pool({
@@ -69,7 +71,7 @@ export function openPostgres(
       idleTimeoutMillis: 30_000,
       maxLifetimeSeconds: Math.max(1, Math.round(options.connMaxLifetimeMs / 1000)),
       types: pgTypes(pg.types),
-      connectionTimeoutMillis: queryTimeoutMs,
+      connectionTimeoutMillis: connectTimeoutMs,
       keepAlive: true,
     })
     // An idle client's connection error must not crash the process; the pool replaces it.
