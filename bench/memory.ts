@@ -75,7 +75,9 @@ try {
     for (;;) {
       const res = await call('POST', '/system/admin/keys/rotate')
       if (res.status === 200) break
-      if (res.status !== 409) throw new Error(`rotate: ${res.status} ${JSON.stringify(res.json)}`)
+      // 409: the previous re-encryption still runs; 503: the call timed out on a loaded machine.
+      if (res.status !== 409 && res.status !== 503)
+        throw new Error(`rotate: ${res.status} ${JSON.stringify(res.json)}`)
       refused++
       await sleep(50)
     }

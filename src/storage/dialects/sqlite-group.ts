@@ -8,8 +8,11 @@ import type {
   SqliteStatement,
 } from 'kysely'
 
-/** Statements that only read: they run outside any transaction when no group is open. */
-const READ_ONLY = /^\s*select\b/i
+/**
+ * Statements that only read (after an optional comment such as dialect.ts's PREPARED marker):
+ * they run outside any transaction when no group is open. Anything else may write and opens one.
+ */
+const READ_ONLY = /^\s*(\/\*.*?\*\/\s*)?select\b/i
 
 type Member = Readonly<{ resolve: () => void; reject: (error: unknown) => void }>
 
