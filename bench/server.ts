@@ -14,6 +14,8 @@ export type BenchServer = {
   /** SQLite: the database file; PostgreSQL: the database name. */
   readonly database: string
   readonly pgUrl: string
+  /** Resident set size of the node in bytes (VmRSS from /proc); undefined where /proc is missing. */
+  rssBytes(): number | undefined
   /** CPU seconds (user + system) the node has used so far; undefined where /proc is missing. */
   cpuSeconds(): number | undefined
   /** The same for the node's main thread alone (its event loop; no worker or helper threads). */
@@ -43,6 +45,16 @@ function processCpuSeconds(pid: number | undefined, thread = false): number | un
     return undefined
   }
 }
+function processRss(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match?.[1] === undefined ? undefined : Number(match[1]) * 1024
+  } catch {
+    return undefined
+  }
+}
+
 /** The summed CPU seconds of the processes named `postgres` (the local server's), from /proc. */
 function postgresCpuSeconds(): number | undefined {
   let total = 0
@@ -134,6 +146,7 @@ export async function startBenchServer(
     engine,
     database,
     pgUrl: PG_URL.replace(/\/[^/]*$/, `/${database}`),
+    rssBytes: () => processRss(child.pid),
     cpuSeconds: () => processCpuSeconds(child.pid),
     mainThreadCpuSeconds: () => processCpuSeconds(child.pid, true),
     databaseCpuSeconds: () => (engine === 'postgres' ? postgresCpuSeconds() : undefined),

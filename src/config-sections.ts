@@ -35,7 +35,11 @@ export function readConfig(
     configDir,
     generateSecrets: read.bool('SVC_GENERATE_SECRETS', false),
     license: read.secret('SVC_SERVICE_LICENSE', ''),
-    database: readDatabase(read, mode, { store: backingStore, dataDir }),
+    database: readDatabase(read, mode, {
+      store: backingStore,
+      dataDir,
+      callTimeoutMs: serviceLimits.timeoutMs,
+    }),
     migration: readMigration(read),
     db: readDb(read),
     kms: readKms(read, mode),
@@ -70,10 +74,16 @@ function readBackingStore(read: Reader): BackingStore {
   return read.oneOf('SVC_BACKING_STORE', BACKING_STORES, fallback)
 }
 
+const SQLITE_SYNC_MODES = ['full', 'normal'] as const
+
 function readDatabase(
   read: Reader,
   mode: Mode,
-  { store, dataDir }: { store: BackingStore; dataDir: string },
+  {
+    store,
+    dataDir,
+    callTimeoutMs,
+  }: { store: BackingStore; dataDir: string; callTimeoutMs: number },
 ): Config['database'] {
   // Read even when unused, so a bad SVC_DB_* value is reported before someone switches to it.
   const postgres: Config['database'] = {
@@ -87,11 +97,21 @@ function readDatabase(
     maxOpenConns: read.int('SVC_DB_MAX_OPEN_CONNS', 16, { min: 1 }),
     maxIdleConns: read.int('SVC_DB_MAX_IDLE_CONNS', 16, { min: 0 }),
     connMaxLifetimeMs: read.int('SVC_DB_CONN_MAX_LIFETIME_MINUTES', 5, { min: 0 }) * 60_000,
+    // A statement unanswered this long is abandoned and its connection closed, so a frozen
+    // database cannot hold the pool's connections for good (calls answer 503 ERR1009 at their
+    // own timeout regardless). Not shorter than a minute by default: migrations and schema
+    // updates (exempt from the call timeout) may run long statements.
+    callTimeoutMs,
+    queryTimeoutMs: read.duration('SVC_DB_QUERY_TIMEOUT', Math.max(callTimeoutMs, 60_000), {
+      positive: true,
+    }),
   }
+  // FULL: a write acknowledged to a client survives power loss; NORMAL may lose the last ones.
+  const synchronous = read.oneOf('SVC_DB_SQLITE_SYNCHRONOUS', SQLITE_SYNC_MODES, 'full')
   if (store === 'postgres') return postgres
   if (store === 'none') return { kind: 'none' }
   const file = store === 'memory' ? ':memory:' : join(dataDir, 'strongroom.db')
-  return { kind: 'sqlite', file }
+  return { kind: 'sqlite', file, synchronous }
 }
 
 function readMigration(read: Reader): Config['migration'] {

@@ -10,7 +10,11 @@ describe('defaults', () => {
     const config = dev()
     expect(config.devmode).toBe(true)
     expect(config.backingStore).toBe('sqlite')
-    expect(config.database).toEqual({ kind: 'sqlite', file: join('./data', 'strongroom.db') })
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: join('./data', 'strongroom.db'),
+      synchronous: 'full',
+    })
     expect(config.kms).toMatchObject({ seed: DEV_KMS_SEED, allowLocal: true, uri: '' })
     expect(config.service).toMatchObject({
       host: '127.0.0.1',
@@ -332,7 +336,31 @@ describe('backing store', () => {
       maxOpenConns: 16,
       maxIdleConns: 16,
       connMaxLifetimeMs: 300_000,
+      callTimeoutMs: 30_000,
+      queryTimeoutMs: 60_000,
     })
+  })
+
+  it('bounds PostgreSQL statements by a minute or the call timeout, or SVC_DB_QUERY_TIMEOUT', () => {
+    const pg = { SVC_BACKING_STORE: 'postgres' }
+    expect(dev({ ...pg, SVC_SERVICE_TIMEOUT_SECONDS: '5' }).database).toMatchObject({
+      queryTimeoutMs: 60_000,
+    })
+    expect(dev({ ...pg, SVC_SERVICE_TIMEOUT_SECONDS: '90' }).database).toMatchObject({
+      queryTimeoutMs: 90_000,
+    })
+    expect(dev({ ...pg, SVC_DB_QUERY_TIMEOUT: '2m' }).database).toMatchObject({
+      queryTimeoutMs: 120_000,
+    })
+  })
+
+  it('syncs SQLite at every commit unless SVC_DB_SQLITE_SYNCHRONOUS=normal', () => {
+    expect(dev({ SVC_BACKING_STORE: 'sqlite' }).database).toMatchObject({ synchronous: 'full' })
+    const normal = dev({ SVC_BACKING_STORE: 'sqlite', SVC_DB_SQLITE_SYNCHRONOUS: 'normal' })
+    expect(normal.database).toMatchObject({ synchronous: 'normal' })
+    expect(problemsOf(() => dev({ SVC_DB_SQLITE_SYNCHRONOUS: 'off' }))).toEqual([
+      'SVC_DB_SQLITE_SYNCHRONOUS: "off" is not one of full, normal',
+    ])
   })
 
   it('refuses an unknown store', () => {

@@ -210,6 +210,17 @@ function sendClientError(
   socket.destroy()
 }
 
+/** How long an error answer caused by a timeout or an outage waits for its audit record. */
+const OUTAGE_AUDIT_GRACE_MS = 1000
+
+function withinGrace(work: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined
+  const grace = new Promise((resolve) => {
+    timer = setTimeout(resolve, OUTAGE_AUDIT_GRACE_MS)
+  })
+  return Promise.race([work, grace]).finally(() => clearTimeout(timer))
+}
+
 function sendError(app: FastifyInstance, services: Services, options: ServerOptions) {
   return async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toErrorResponse(error, req.log)
@@ -221,8 +232,11 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
       // The audit trail itself failed: its failure record is written if the sink comes back,
-      // but the answer does not wait a second SVC_LOG_AUDIT_TIMEOUT for it.
-      if (body.error_code !== ERRORS.auditUnavailable.code) await recorded
+      // but the answer does not wait a second SVC_LOG_AUDIT_TIMEOUT for it. After a timeout or a
+      // database outage the record may hang on the same database: the answer waits for it a
+      // bounded time (the record still completes or fails, and is logged).
+      if (body.error_code !== ERRORS.auditUnavailable.code)
+        await (status === 503 || req.ctx.signal.aborted ? withinGrace(recorded) : recorded)
     }
     return reply
       .code(status)
@@ -316,9 +330,12 @@ export function buildServer(services: Services, options: ServerOptions): Fastify
       const timer = setTimeout(() => controller.abort(new VaultError('timeout')), options.timeoutMs)
       reply.raw.once('close', () => clearTimeout(timer))
     }
-    await authenticateRequest(services, req, { config, url }, controller.signal, {
+    // Authentication reads the database too: a frozen one must not hold the call past its time.
+    const authenticated = authenticateRequest(services, req, { config, url }, controller.signal, {
       useXff: options.useXff,
     })
+    authenticated.catch(() => {})
+    await Promise.race([authenticated, abortedPromise(controller.signal)])
   })
 
   // During shutdown, in-flight responses close their connection so keep-alive sockets do not hold

@@ -4,7 +4,12 @@ import { openPostgres } from './dialects/postgres.ts'
 import { openSqlite } from './dialects/sqlite.ts'
 
 export type DatabaseOptions =
-  | { readonly kind: 'sqlite'; readonly file: string } // file ':memory:' for in-memory mode
+  | {
+      readonly kind: 'sqlite'
+      readonly file: string // ':memory:' for in-memory mode
+      /** FULL (default) syncs the WAL at every commit; NORMAL may lose the last commits on power loss. */
+      readonly synchronous?: 'full' | 'normal'
+    }
   | {
       readonly kind: 'postgres'
       readonly host: string
@@ -16,6 +21,10 @@ export type DatabaseOptions =
       readonly maxOpenConns: number
       readonly maxIdleConns: number
       readonly connMaxLifetimeMs: number
+      /** A statement unanswered this long fails and its connection is closed. */
+      readonly queryTimeoutMs?: number
+      /** The call timeout: how long a call may wait for a connection. */
+      readonly callTimeoutMs?: number
     }
 
 /**
@@ -27,6 +36,6 @@ export function openDatabase(
   openOptions: OpenOptions = {},
 ): OpenDatabase {
   return options.kind === 'sqlite'
-    ? openSqlite(options.file, openOptions)
+    ? openSqlite(options.file, openOptions, options.synchronous)
     : openPostgres(options, openOptions)
 }

@@ -150,6 +150,30 @@ describeEngines('key rotation', (engine) => {
     await until(server, (s) => s.status === 'done')
   })
 
+  it('refuses a rotation while the previous one is re-encrypting, with 409 ERR9005', async () => {
+    await until(server, (s) => s.status === 'done')
+    const versions = (await statusOf(server)).key_versions
+    const [first, second] = await Promise.all([
+      server.request('POST', ROTATE),
+      server.request('POST', ROTATE),
+    ])
+    expect([first.status, second.status].sort()).toEqual([200, 409])
+    const refused = first.status === 409 ? first : second
+    const body = await expectError(refused, 409, 'ERR9005')
+    expect(body.message).toMatch(/rotation is still running/)
+    // Again right after: the re-encryption to the new versions has not finished settling.
+    const again = await expectError(await server.request('POST', ROTATE), 409, 'ERR9005')
+    expect(again.message).toMatch(/reports status done/)
+    expect((await statusOf(server)).key_versions).toEqual({
+      property: versions.property + 1,
+      token: versions.token + 1,
+      ciphertext: versions.ciphertext + 1,
+    })
+    await until(server, (s) => s.status === 'done')
+    expect((await server.request('POST', ROTATE)).status).toBe(200)
+    await until(server, (s) => s.status === 'done')
+  })
+
   it('re-encrypts every object while writes and reads go on, with zero failed requests', async () => {
     const { app } = server
     const ids: string[] = []

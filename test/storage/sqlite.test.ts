@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/storage/database.ts'
+import { sql } from '../../src/storage/kysely.ts'
 import { latestVersion, migrate } from '../../src/storage/migrate.ts'
 import { openTestStore } from '../helpers/store.ts'
 import { describeStoreContract } from './contract.ts'
@@ -38,5 +39,63 @@ describe('SQLite migrations', () => {
     await database.db.schema.createTable('someone_elses').addColumn('x', 'integer').execute()
     await expect(migrate(database.db, database.dialect)).rejects.toThrow(/not empty/)
     await database.db.destroy()
+  })
+})
+
+describe('SQLite durability', () => {
+  const syncOf = async (synchronous?: 'full' | 'normal') => {
+    const database = openDatabase({ kind: 'sqlite', file: join(dir, 'sync.db'), synchronous })
+    const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(database.db)
+    await database.db.destroy()
+    return rows[0]?.synchronous
+  }
+
+  it('syncs the WAL at every commit (FULL) unless NORMAL is asked for', async () => {
+    expect(await syncOf()).toBe(2)
+    expect(await syncOf('full')).toBe(2)
+    expect(await syncOf('normal')).toBe(1)
+  })
+
+  it('commits concurrent transactions together, each with its own outcome', async () => {
+    const database = openDatabase({ kind: 'sqlite', file: join(dir, 'group.db') })
+    const { db } = database
+    await db.schema
+      .createTable('t')
+      .addColumn('k', 'text', (c) => c.primaryKey())
+      .execute()
+    // Ten transactions in one turn; the third writes a row, then a key the first already took,
+    // and fails: its first row must go with it, and nobody else's.
+    const keys = ['a', 'b', 'a', 'c', 'd', 'e', 'f', 'g', 'h', 'i']
+    const outcomes = await Promise.allSettled(
+      keys.map((k, i) =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('t' as never)
+            .values({ k: `${k}-${i}` } as never)
+            .execute()
+          await trx
+            .insertInto('t' as never)
+            .values({ k } as never)
+            .execute()
+        }),
+      ),
+    )
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      ...Array(7).fill('fulfilled'),
+    ])
+    await db.destroy()
+    // Reopened: every fulfilled transaction is there in full, nothing of the failed one.
+    const again = openDatabase({ kind: 'sqlite', file: join(dir, 'group.db') })
+    const rows = await again.db
+      .selectFrom('t' as never)
+      .select('k' as never)
+      .execute()
+    const stored = rows.map((row) => (row as { k: string }).k).sort()
+    const expected = keys.flatMap((k, i) => (i === 2 ? [] : [k, `${k}-${i}`]))
+    expect(stored).toEqual(expected.sort())
+    await again.db.destroy()
   })
 })

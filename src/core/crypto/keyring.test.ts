@@ -29,6 +29,30 @@ describe('local KMS', () => {
 })
 
 describe('keyring', () => {
+  it('unwraps each version once: reloads and rotations keep the keys already loaded', async () => {
+    const kms = createLocalKms('seed')
+    let unwraps = 0
+    const counting = {
+      ...kms,
+      unwrap: (wrapped: Uint8Array, context: string) => {
+        unwraps++
+        return kms.unwrap(wrapped, context)
+      },
+    }
+    const keyring = createKeyring({ store: await store(), kms: counting, clock })
+    await keyring.load()
+    const first = keyring.byVersion('property', 1)
+    const afterLoad = unwraps
+    for (let i = 0; i < 5; i++) {
+      await keyring.rotate()
+      await keyring.load()
+    }
+    // Three rotatable purposes, one new version each per rotation; nothing unwrapped twice.
+    expect(unwraps - afterLoad).toBe(5 * 3)
+    expect(keyring.byVersion('property', 1)).toBe(first)
+    expect(keyring.versions('property')).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
   it('creates version 1 of every purpose once, and a second node loads the same keys', async () => {
     const shared = await store()
     const kms = createLocalKms('seed')

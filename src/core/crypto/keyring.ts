@@ -21,6 +21,9 @@ export class UnknownKeyVersionError extends Error {}
 
 type Versions = Map<number, Uint8Array>
 
+/** A version as unwrapped, with the wrapped bytes it came from (a version never changes). */
+type Unwrapped = Readonly<{ wrapped: Uint8Array; key: Uint8Array }>
+
 function context(purpose: string, version: number): string {
   return `data-key:${purpose}:${version}`
 }
@@ -44,16 +47,26 @@ export async function installDerivedKeys(deps: KeyringDeps): Promise<void> {
 export function createKeyring(deps: KeyringDeps) {
   let keys = new Map<Purpose, Versions>()
   const derived = new Map<string, Uint8Array>()
+  /**
+   * Every version unwrapped so far, by `purpose:version`. A reload (every rotation, every cache
+   * refresh) unwraps only versions it has not seen: unwrapping all of them each time made new
+   * key objects for every version, and with them new ciphers in envelope.ts (keyed by the key
+   * object), so each rotation cost memory in proportion to all the versions before it.
+   */
+  const unwrapped = new Map<string, Unwrapped>()
 
   async function unwrapAll(): Promise<Map<Purpose, Versions>> {
     const loaded = new Map<Purpose, Versions>()
     for (const row of await deps.store.keys.list()) {
       const purpose = row.purpose as Purpose
       const versions = loaded.get(purpose) ?? new Map()
-      versions.set(
-        row.version,
-        await deps.kms.unwrap(row.wrapped, context(row.purpose, row.version)),
-      )
+      const id = context(row.purpose, row.version)
+      let known = unwrapped.get(id)
+      if (known === undefined || !Buffer.from(known.wrapped).equals(row.wrapped)) {
+        known = { wrapped: row.wrapped, key: await deps.kms.unwrap(row.wrapped, id) }
+        unwrapped.set(id, known)
+      }
+      versions.set(row.version, known.key)
       loaded.set(purpose, versions)
     }
     return loaded

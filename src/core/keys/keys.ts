@@ -50,7 +50,20 @@ function statusOf(state: RotationState | undefined, local: Targets): RotationSta
   return state.finishedAt === undefined || isNewerPending ? 'running' : 'done'
 }
 
+/** 409 ERR9005: the data keys are in use by the re-encryption of an earlier rotation. */
+function rotationRunning(state: RotationState | undefined): VaultError {
+  const targets = Object.entries(state?.targets ?? {})
+    .map(([purpose, version]) => `${purpose} ${version}`)
+    .join(', ')
+  return new VaultError('inUse', {
+    message: `A key rotation is still running: stored data is being re-encrypted to the key versions of the previous rotation${targets ? ` (${targets})` : ''}. Rotate again once GET /api/pvlt/1.0/system/admin/keys/rotation reports status done.`,
+    context: { status: 'running' },
+  })
+}
+
 export function createKeysService(deps: KeysDeps) {
+  /** A rotation of this node in progress: a second one at the same time is refused too. */
+  let isRotating = false
   return {
     /**
      * Adds a version to every rotatable data key (crypto.md §6.2): new writes use it at once on
@@ -63,12 +76,23 @@ export function createKeysService(deps: KeysDeps) {
           message: 'Key rotation is not allowed in in-memory mode.',
         })
       }
-      // Versions another node added since this node's last refresh: rotate past them.
-      await deps.keyring.load()
-      await deps.audit.transaction(ctx, (tx) => deps.keyring.addVersions(tx.keys))
-      await deps.keyring.load()
-      await deps.cache.changed()
-      deps.job.kick()
+      // One rotation at a time: a rotation requested while the re-encryption of the previous one
+      // runs (on any node: the state is the shared lease's) is refused, not queued, so rotations
+      // cannot pile up key versions faster than stored data follows them.
+      if (isRotating) throw rotationRunning(undefined)
+      isRotating = true
+      try {
+        // Versions another node added since this node's last refresh: rotate past them.
+        await deps.keyring.load()
+        const state = await deps.job.state()
+        if (statusOf(state, deps.job.targets()) === 'running') throw rotationRunning(state)
+        await deps.audit.transaction(ctx, (tx) => deps.keyring.addVersions(tx.keys))
+        await deps.keyring.load()
+        await deps.cache.changed()
+        deps.job.kick()
+      } finally {
+        isRotating = false
+      }
     },
 
     async getStatus(_ctx: RequestContext): Promise<RotationStatus> {

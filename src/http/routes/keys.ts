@@ -9,12 +9,12 @@ export const keysRoutes: RoutesPlugin = async (app, { services }) => {
   app.post(
     `${BASE}/rotate`,
     {
-      config: { operation: 'rotate_keys', errors: ['notInMemoryMode'] },
+      config: { operation: 'rotate_keys', errors: ['notInMemoryMode', 'inUse'] },
       schema: {
         operationId: 'system.rotateKeys',
         summary: 'Rotate keys',
         description:
-          'Adds a new version of every data key; stored data is re-encrypted in the background.',
+          'Adds a new version of every data key; stored data is re-encrypted in the background. A rotation requested while the re-encryption of the previous one still runs is refused with 409 ERR9005.',
         tags: ['System'],
         querystring: CustomAuditQuery,
       },

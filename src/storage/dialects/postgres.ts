@@ -2,6 +2,7 @@
 import type pg from 'pg'
 import type { DatabaseOptions } from '../database.ts'
 import { CompiledQuery, Kysely, PostgresDialect, sql } from '../kysely.ts'
+import { guardedPool } from '../pg-guard.ts'
 import type { Tables } from '../schema.ts'
 import {
   kyselyLog,
@@ -54,6 +55,9 @@ export function openPostgres(
   // Kysely creates the pool before the first query; pg (~35 modules) loads only then, so a
   // SQLite node never loads it.
   let created: pg.Pool | undefined
+  const queryTimeoutMs = options.queryTimeoutMs ?? 60_000
+  // A new connection (or a free one in a full pool) within the call's time, at least a second.
+  const connectTimeoutMs = Math.min(queryTimeoutMs, Math.max(options.callTimeoutMs ?? 30_000, 1000))
   const pool = async () => {
     const { default: pg } = await import('pg')
     created = new pg.Pool({
@@ -67,12 +71,18 @@ export function openPostgres(
       idleTimeoutMillis: 30_000,
       maxLifetimeSeconds: Math.max(1, Math.round(options.connMaxLifetimeMs / 1000)),
       types: pgTypes(pg.types),
+      connectionTimeoutMillis: connectTimeoutMs,
+      keepAlive: true,
     })
     // An idle client's connection error must not crash the process; the pool replaces it.
     created.on('error', () => {})
     const names = new Map<string, string>()
-    created.on('connect', (client) => prepareMarked(client as { query: QueryFunction }, names))
-    return created
+    created.on('connect', (client) => {
+      // Nor a checked-out client's: its statement fails and the guard closes it (pg-guard.ts).
+      client.on('error', () => {})
+      prepareMarked(client as { query: QueryFunction }, names)
+    })
+    return guardedPool(created, queryTimeoutMs)
   }
   const db = new Kysely<Tables>({
     dialect: new PostgresDialect({ pool }),

@@ -2,8 +2,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import type { SqliteDatabase, SqliteStatement } from 'kysely'
+import type { Driver, SqliteDatabase, SqliteStatement } from 'kysely'
 import { CompiledQuery, Kysely, SqliteDialect, sql } from '../kysely.ts'
+import { fromSqliteError } from '../outages.ts'
 import type { Tables } from '../schema.ts'
 import {
   kyselyLog,
@@ -13,6 +14,7 @@ import {
   type RowsShape,
   type SqlDialect,
 } from './dialect.ts'
+import { GroupCommitDriver } from './sqlite-group.ts'
 
 const STATEMENT_CACHE_SIZE = 500
 
@@ -22,13 +24,21 @@ const STATEMENT_CACHE_SIZE = 500
  */
 function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>()
+  // A locked, read-only or full file is the operator's problem, not the caller's: 503 ERR1010.
+  function guarded<T>(run: () => T): T {
+    try {
+      return run()
+    } catch (error) {
+      throw fromSqliteError(error)
+    }
+  }
   function wrap(statement: StatementSync): SqliteStatement {
     statement.setReadBigInts(false)
     return {
       reader: statement.columns().length > 0,
-      all: (parameters) => statement.all(...(parameters as never[])),
-      run: (parameters) => statement.run(...(parameters as never[])),
-      iterate: (parameters) => statement.iterate(...(parameters as never[])),
+      all: (parameters) => guarded(() => statement.all(...(parameters as never[]))),
+      run: (parameters) => guarded(() => statement.run(...(parameters as never[]))),
+      iterate: (parameters) => guarded(() => statement.iterate(...(parameters as never[]))),
     }
   }
   return {
@@ -36,7 +46,7 @@ function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
     prepare(sql) {
       let statement = cache.get(sql)
       if (statement === undefined) {
-        statement = wrap(database.prepare(sql))
+        statement = wrap(guarded(() => database.prepare(sql)))
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
         cache.set(sql, statement)
       }
@@ -45,13 +55,39 @@ function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
   }
 }
 
+/** Kysely's SQLite dialect with the group-commit driver. */
+class GroupCommitDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase
+  readonly #isInTransaction: () => boolean
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    database: SqliteDatabase,
+    isInTransaction: () => boolean,
+  ) {
+    super(config)
+    this.#database = database
+    this.#isInTransaction = isInTransaction
+  }
+  override createDriver(): Driver {
+    return new GroupCommitDriver(this.#database, this.#isInTransaction)
+  }
+}
+
 /** Opens (creating it if needed) a database file in WAL mode, or `:memory:` for in-memory mode. */
-export function openSqlite(file: string, options: OpenOptions): OpenDatabase {
+export function openSqlite(
+  file: string,
+  options: OpenOptions,
+  synchronous: 'full' | 'normal' = 'full',
+): OpenDatabase {
   const isMemory = file === ':memory:'
   if (!isMemory) mkdirSync(dirname(file), { recursive: true })
   const database = new DatabaseSync(file)
   database.exec('PRAGMA journal_mode = WAL')
-  database.exec('PRAGMA synchronous = NORMAL')
+  // FULL: the WAL is synced at every commit, so an acknowledged write survives power loss; the
+  // commits of concurrent calls are grouped (sqlite-group.ts), one sync per group. NORMAL
+  // (SVC_DB_SQLITE_SYNCHRONOUS=normal) syncs only at checkpoints: the last acknowledged writes
+  // before a power loss or OS crash may be lost (never on a crash of the process alone).
+  database.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`)
   database.exec('PRAGMA foreign_keys = ON')
   database.exec('PRAGMA busy_timeout = 5000')
   // Index inserts land on random pages (blind-index digests, UUIDs): a 64 MiB page cache and a
@@ -59,8 +95,9 @@ export function openSqlite(file: string, options: OpenOptions): OpenDatabase {
   // ~8,600 to ~12,600 objects/s on the 2-core target (bench/README.md).
   database.exec('PRAGMA cache_size = -65536')
   database.exec('PRAGMA wal_autocheckpoint = 10000')
+  const adapter = sqliteAdapter(database)
   const db = new Kysely<Tables>({
-    dialect: new SqliteDialect({ database: sqliteAdapter(database) }),
+    dialect: new GroupCommitDialect({ database: adapter }, adapter, () => database.isTransaction),
     log: kyselyLog(options),
   })
   return {

@@ -1,0 +1,140 @@
+// bench/memory.ts: the node's resident memory over many key rotations and mixed requests
+import { COLLECTION, personOf, ssnOf } from './data.ts'
+import { type Engine, startBenchServer } from './server.ts'
+
+const args = new Map<string, string>()
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]?.replace(/^--/, '') ?? '', process.argv[i + 1] ?? '')
+const engine = (args.get('engine') ?? 'sqlite') as Engine
+const ROTATIONS = Number(args.get('rotations') ?? 300)
+const REQUESTS = Number(args.get('requests') ?? 20_000)
+const OBJECTS = Number(args.get('objects') ?? 200)
+const CONCURRENCY = Number(args.get('concurrency') ?? 8)
+const IDLE_MS = Number(args.get('idle-ms') ?? 5000)
+const TIMEOUT_SECONDS = args.get('timeout-seconds') ?? '0.5'
+/** Node options of the node under test, e.g. `--node-options --max-semi-space-size=16`. */
+const NODE_OPTIONS = args.get('node-options')
+
+const API = '/api/pvlt/1.0'
+const REASON = 'reason=AppFunctionality'
+const AUTH = { authorization: 'Bearer pvaultauth' }
+const JSON_BODY = { ...AUTH, 'content-type': 'application/json' }
+const MB = 1024 * 1024
+
+const node = await startBenchServer(engine, {
+  // Re-encryption after each rotation settles for the cache refresh interval plus the call
+  // timeout (how long another node may still write with the previous keys): short here, so 300
+  // rotations run one after the other in minutes.
+  SVC_SERVICE_CACHE_REFRESH_INTERVAL: '0',
+  SVC_SERVICE_TIMEOUT_SECONDS: TIMEOUT_SECONDS,
+  SVC_KMS_REENCRYPT_PAUSE: '0',
+  ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}),
+})
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.baseUrl}${API}${path}`, {
+    method,
+    headers: body === undefined ? AUTH : JSON_BODY,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, json: text === '' ? undefined : JSON.parse(text) }
+}
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await call(method, path, body)
+  if (res.status !== 200)
+    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.json)}`)
+  return res.json
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const rss = () => (node.rssBytes() ?? 0) / MB
+const figure = (mb: number) => `${mb.toFixed(1)} MB`
+
+try {
+  await sleep(IDLE_MS)
+  const fresh = rss()
+  console.log(
+    `engine ${engine}, node ${process.version}${NODE_OPTIONS ? `, ${NODE_OPTIONS}` : ''}; fresh node, idle: ${figure(fresh)}`,
+  )
+
+  await ok('POST', '/ctl/collections', COLLECTION)
+  const ids: string[] = []
+  for (let i = 0; i < OBJECTS; i += 100) {
+    const batch = Array.from({ length: Math.min(100, OBJECTS - i) }, (_, j) => personOf(i + j))
+    const result = await ok('POST', `/data/collections/people/bulk/objects?${REASON}`, batch)
+    for (const item of result.results) ids.push(item.id)
+  }
+
+  // Rotations one after the other: each waits until re-encryption of the previous one is done
+  // (a rotation requested while it runs is refused with 409).
+  let refused = 0
+  const started = Date.now()
+  for (let i = 1; i <= ROTATIONS; i++) {
+    for (;;) {
+      const res = await call('POST', '/system/admin/keys/rotate')
+      if (res.status === 200) break
+      // 409: the previous re-encryption still runs; 503: the call timed out on a loaded machine.
+      if (res.status !== 409 && res.status !== 503)
+        throw new Error(`rotate: ${res.status} ${JSON.stringify(res.json)}`)
+      refused++
+      await sleep(50)
+    }
+    if (i % 50 === 0)
+      console.log(
+        `  after ${i} rotations: ${figure(rss())} (${((Date.now() - started) / 1000).toFixed(0)} s, ${refused} refused with 409 while re-encryption ran)`,
+      )
+  }
+  for (;;) {
+    const status = await ok('GET', '/system/admin/keys/rotation')
+    if (status.status === 'done') break
+    await sleep(200)
+  }
+  await sleep(IDLE_MS)
+  const afterRotations = rss()
+  console.log(
+    `after ${ROTATIONS} rotations, idle: ${figure(afterRotations)} (+${figure(afterRotations - fresh)})`,
+  )
+
+  // Mixed requests: reads, searches, adds, tokenize and detokenize, control reads.
+  const kinds = [
+    (i: number) =>
+      call(
+        'GET',
+        `/data/collections/people/objects/${ids[i % ids.length]}?${REASON}&props=name,email`,
+      ),
+    (i: number) =>
+      call('POST', `/data/collections/people/query/objects?${REASON}&props=name`, {
+        match: { ssn: ssnOf(i % OBJECTS) },
+      }),
+    (i: number) =>
+      call('POST', `/data/collections/people/objects?${REASON}`, personOf(OBJECTS + i)),
+    (i: number) =>
+      call('POST', `/data/collections/people/tokens?${REASON}`, [
+        { type: 'randomized', object: { id: ids[i % ids.length] }, props: ['email'] },
+      ]),
+    () => call('GET', '/ctl/collections/people'),
+    () => call('GET', '/system/info/version'),
+  ]
+  let next = 0
+  const statuses = new Map<number, number>()
+  async function worker() {
+    for (;;) {
+      const i = next++
+      if (i >= REQUESTS) return
+      const res = await (kinds[i % kinds.length] as (i: number) => Promise<{ status: number }>)(i)
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+  const peak = rss()
+  await sleep(IDLE_MS)
+  const idle = rss()
+  console.log(
+    `after ${REQUESTS} mixed requests (statuses ${JSON.stringify(Object.fromEntries(statuses))}): ${figure(peak)}; idle: ${figure(idle)}`,
+  )
+  console.log(`idle RSS above the fresh node's: ${figure(idle - fresh)} (bound: 50 MB)`)
+} finally {
+  await node.stop()
+}

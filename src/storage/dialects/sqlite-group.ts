@@ -1,0 +1,197 @@
+// src/storage/dialects/sqlite-group.ts: group commit: the writes of concurrent calls share one SQLite transaction and one WAL sync
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Driver,
+  QueryResult,
+  SqliteDatabase,
+  SqliteStatement,
+} from 'kysely'
+
+/**
+ * Statements that only read (after an optional comment such as dialect.ts's PREPARED marker):
+ * they run outside any transaction when no group is open. Anything else may write and opens one.
+ */
+const READ_ONLY = /^\s*(\/\*.*?\*\/\s*)?select\b/i
+
+type Member = Readonly<{ resolve: () => void; reject: (error: unknown) => void }>
+
+/**
+ * Kysely's SQLite driver, with group commit. SQLite has one connection, used by one caller at a
+ * time (a call's transaction, or one statement outside a transaction). With `synchronous =
+ * FULL` every COMMIT syncs the WAL to disk, which costs more than the rest of a small call; so
+ * the callers of one event-loop turn write inside one real transaction, each caller's
+ * transaction a SAVEPOINT in it, and one COMMIT (one sync) at the end of the turn makes them
+ * all durable at once.
+ *
+ * Each caller still gets its own outcome: a caller whose work fails rolls back to its savepoint
+ * (the others' writes stay) and gets its error at once; a caller that wrote (or read while
+ * others' writes were not yet committed) gets its result only after the group's COMMIT, and the
+ * COMMIT's error if it fails. An error that makes SQLite roll the whole transaction back (a full
+ * disk, an I/O error) fails every caller of the group, as it would have failed each of them.
+ */
+export class GroupCommitDriver implements Driver {
+  readonly #db: SqliteDatabase
+  readonly #isInTransaction: () => boolean
+  readonly #connection: DatabaseConnection
+  /** Callers waiting for the connection, in order. */
+  readonly #queue: (() => void)[] = []
+  #isLocked = false
+  /** The group's real transaction is open. */
+  #isOpen = false
+  /** Callers whose results wait for the group's COMMIT. */
+  #members: Member[] = []
+  #isCommitScheduled = false
+  /** The current caller failed: it does not wait for the group. */
+  #hasFailed = false
+  /** The current caller is inside its transaction (its savepoint). */
+  #isInCall = false
+
+  constructor(db: SqliteDatabase, isInTransaction: () => boolean) {
+    this.#db = db
+    this.#isInTransaction = isInTransaction
+    this.#connection = {
+      executeQuery: async <R>(query: CompiledQuery) => this.#execute(query) as QueryResult<R>,
+      streamQuery: () => {
+        throw new Error('streaming queries are not used with SQLite')
+      },
+    }
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#isLocked) await new Promise<void>((resolve) => this.#queue.push(resolve))
+    this.#isLocked = true
+    this.#hasFailed = false
+    this.#isInCall = false
+    return this.#connection
+  }
+
+  async beginTransaction(): Promise<void> {
+    this.#open()
+    this.#run('SAVEPOINT call')
+    this.#isInCall = true
+  }
+
+  async commitTransaction(): Promise<void> {
+    this.#isInCall = false
+    this.#run('RELEASE call')
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    this.#isInCall = false
+    this.#hasFailed = true
+    // SQLite may already have rolled the whole group back (full disk): then there is no savepoint.
+    if (!this.#isOpen) return
+    this.#run('ROLLBACK TO call')
+    this.#run('RELEASE call')
+  }
+
+  async releaseConnection(): Promise<void> {
+    if (!this.#isOpen || this.#hasFailed) {
+      this.#unlock()
+      return
+    }
+    const durable = new Promise<void>((resolve, reject) => this.#members.push({ resolve, reject }))
+    this.#scheduleCommit()
+    this.#unlock()
+    await durable
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#isOpen) await this.#commitGroup()
+    this.#db.close()
+  }
+
+  #execute(query: CompiledQuery): QueryResult<unknown> {
+    const { sql, parameters } = query
+    if (!READ_ONLY.test(sql)) this.#open()
+    try {
+      const statement = this.#db.prepare(sql)
+      if (statement.reader) return { rows: statement.all(parameters) as unknown[] }
+      return this.#runStatement(statement, parameters)
+    } catch (error) {
+      // A statement alone fails its caller; inside a transaction, the caller may go on (and
+      // then commits and waits for the group) or roll back.
+      if (!this.#isInCall) this.#hasFailed = true
+      this.#checkGroup(error)
+      throw error
+    }
+  }
+
+  #runStatement(statement: SqliteStatement, parameters: readonly unknown[]): QueryResult<unknown> {
+    const { changes, lastInsertRowid } = statement.run(parameters)
+    return {
+      numAffectedRows: changes === undefined || changes === null ? undefined : BigInt(changes),
+      insertId:
+        lastInsertRowid === undefined || lastInsertRowid === null
+          ? undefined
+          : BigInt(lastInsertRowid),
+      rows: [],
+    }
+  }
+
+  #run(sql: string): void {
+    try {
+      this.#runStatement(this.#db.prepare(sql), [])
+    } catch (error) {
+      this.#checkGroup(error)
+      throw error
+    }
+  }
+
+  /** Opens the group's transaction unless it is open. */
+  #open(): void {
+    if (this.#isOpen) return
+    this.#runStatement(this.#db.prepare('BEGIN'), [])
+    this.#isOpen = true
+  }
+
+  /** After an error: if SQLite rolled the whole transaction back, the group's writes are lost. */
+  #checkGroup(error: unknown): void {
+    if (!this.#isOpen || this.#isInTransaction()) return
+    this.#isOpen = false
+    const members = this.#members
+    this.#members = []
+    for (const member of members) member.reject(error)
+  }
+
+  #scheduleCommit(): void {
+    if (this.#isCommitScheduled) return
+    this.#isCommitScheduled = true
+    // After the callers that are ready in this turn have joined the group.
+    setImmediate(() => {
+      void this.#commitGroup()
+    })
+  }
+
+  async #commitGroup(): Promise<void> {
+    await this.acquireConnection()
+    this.#isCommitScheduled = false
+    const members = this.#members
+    this.#members = []
+    try {
+      if (this.#isOpen) {
+        this.#isOpen = false
+        this.#runStatement(this.#db.prepare('COMMIT'), [])
+      }
+      for (const member of members) member.resolve()
+    } catch (error) {
+      try {
+        if (this.#isInTransaction()) this.#runStatement(this.#db.prepare('ROLLBACK'), [])
+      } catch {
+        // Nothing more to undo.
+      }
+      for (const member of members) member.reject(error)
+    } finally {
+      this.#unlock()
+    }
+  }
+
+  #unlock(): void {
+    const next = this.#queue.shift()
+    if (next === undefined) this.#isLocked = false
+    else next()
+  }
+}
