@@ -7,6 +7,8 @@ import type { Store } from '../store.ts'
 import { formatNano } from '../time.ts'
 
 const LICENSE_KEY = 'license'
+/** A license key: up to 8 KiB of text without control characters (no NUL, no line breaks). */
+const LICENSE_TEXT = /^[^\u0000-\u001f\u007f]{0,8192}$/
 
 export type SystemDeps = {
   readonly store: Store
@@ -88,6 +90,14 @@ export function createSystemService(deps: SystemDeps) {
     },
     /** Licensing is not enforced; the key is kept so get-license shows what was set. */
     async setLicense(key: string, now: number): Promise<void> {
+      // PostgreSQL text holds no NUL: refused here, not as a failed statement (500).
+      if (!LICENSE_TEXT.test(key) || !key.isWellFormed()) {
+        throw new VaultError('invalidRequest', {
+          message:
+            'The license key must be text of at most 8192 characters without control characters.',
+          context: { field: 'key' },
+        })
+      }
       await deps.store.meta.set(LICENSE_KEY, key, now)
     },
     /** Test aid: answers the catalogue error with the requested status. */
