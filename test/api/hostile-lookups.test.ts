@@ -41,6 +41,14 @@ describeEngines('inherited member names', (engine) => {
     return body
   }
 
+  it.each(['\u0000', 'key\u0000', 'a\nb', '\ud800', 'x'.repeat(8193)])(
+    'refuses the license key %j with 400 ERR1012 (PostgreSQL text holds no NUL)',
+    async (key) => {
+      const res = await server.request('POST', `${API}/system/info/license`, { body: { key } })
+      await expectError(res, 400, 'ERR1012')
+    },
+  )
+
   it.each(PROTO_NAMES)('answers 404 ERR9006 to the configuration variable %s', async (name) => {
     await expectError(await server.request('GET', `${API}/system/confvar/${name}`), 404, 'ERR9006')
     const set = await server.request('POST', `${API}/system/confvar/${name}`, {

@@ -111,7 +111,7 @@ print(
   `requests ${stats.requests} in ${seconds.toFixed(0)} s (${(stats.requests / seconds).toFixed(0)}/s)`,
 )
 print(
-  `5xx ${stats.serverErrors}, malformed error bodies ${stats.malformedBodies}, no answer ${stats.hangs}`,
+  `5xx ${stats.serverErrors}, malformed error bodies ${stats.malformedBodies}, no answer ${stats.hangs}, sent again after a closed connection ${stats.resent}`,
 )
 print(`statuses ${JSON.stringify(stats.byStatus)}`)
 print(

@@ -9,6 +9,9 @@ import type { Store } from '../store.ts'
 import { formatNano } from '../time.ts'
 
 const LICENSE_KEY = 'license'
+/** A control character (Unicode Cc: NUL, line breaks, DEL…), refused in a license key. */
+const CONTROL = /\p{Cc}/u
+const MAX_LICENSE_LENGTH = 8192
 
 export type SystemDeps = {
   readonly store: Store
@@ -128,6 +131,14 @@ export function createSystemService(deps: SystemDeps) {
     },
     /** Licensing is not enforced; the key is kept so get-license shows what was set. */
     async setLicense(ctx: RequestContext, key: string): Promise<void> {
+      // PostgreSQL text holds no NUL: refused here, not as a failed statement (500).
+      if (key.length > MAX_LICENSE_LENGTH || CONTROL.test(key) || !key.isWellFormed()) {
+        throw new VaultError('invalidRequest', {
+          message:
+            'The license key must be text of at most 8192 characters without control characters.',
+          context: { field: 'key' },
+        })
+      }
       await deps.audit.transaction(ctx, (tx) => tx.meta.set(LICENSE_KEY, key, ctx.now))
     },
     /** Test aid: answers the catalogue error with the requested status. */
