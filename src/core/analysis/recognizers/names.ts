@@ -77,6 +77,12 @@ function isAddressed(text: string, begin: number, end: number): boolean {
   return opensLine && text[end] === ','
 }
 
+/** A chat line's speaker: the name opens a line and a colon follows ("Pablo: sí, en 5 min"). */
+function isSpeaker(text: string, begin: number, end: number): boolean {
+  const opensLine = begin === 0 || /\n\s*$/.test(text.slice(Math.max(0, begin - 3), begin))
+  return opensLine && /^ ?: \S/.test(text.slice(end, end + 4))
+}
+
 /** A product or model number right after the run: `Model Y`, `Galaxy S23`, `Golf 8`. */
 function isFollowedByModel(text: string, end: number): boolean {
   return /^\s?(?:\d|\p{Lu}(?:\d|\b)(?![.'’]))/u.test(text.slice(end, end + 3))
@@ -144,7 +150,10 @@ function isRuledOut(text: string, span: ReturnType<typeof nameSpan>, before: rea
     .slice((nameWords[0] as Word).begin, last.end)
     .replace(/\.$/, '')
     .toLowerCase()
-  if (PUBLIC_FIGURES.has(full) || BRANDS.has(full)) return true
+  if (BRANDS.has(full)) return true
+  // "Herr Thomas Müller hat angerufen": a courtesy title speaks of a private person, even one who
+  // shares a public figure's name; a public figure in the public role goes without one.
+  if (PUBLIC_FIGURES.has(full) && !isTitle(first.text)) return true
   if (wordsBefore(text, first.begin, 6).some((w) => ROLE_WORDS.has(w))) return true
   const preposition = before[before.length - 1] ?? ''
   const isPlace =
@@ -186,7 +195,8 @@ function candidate(
     greeted:
       GREETINGS.has(before[before.length - 1] ?? '') ||
       isSignedOff(text, first.begin) ||
-      isAddressed(text, first.begin, last.end),
+      isAddressed(text, first.begin, last.end) ||
+      isSpeaker(text, first.begin, last.end),
     social: before.some((w) => SOCIAL.has(w) || SIGN_OFFS.has(w)),
   }
   const end =
