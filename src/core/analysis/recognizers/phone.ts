@@ -24,7 +24,7 @@ const DATE_LIKE =
   /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))(?:$|[ T])/
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/
 const SSN_SHAPE = /^\d{3}[- ]\d{2}[- ]\d{4}$/
-const AREA_SLASH = /^0\d{1,5}\/[\d -]{3,12}$/
+const AREA_SLASH = /^0\d{1,5} ?\/ ?\d[\d -]{2,12}$/
 
 /** Countries whose national numbers are written without a trunk prefix (no leading 0). */
 const NO_TRUNK_PREFIX = new Set<CountryCode>(['US', 'CA', 'ES', 'MX', 'CO', 'IT', 'PT', 'DK', 'NO'])
@@ -97,7 +97,7 @@ export const recognizePhones: Recognizer = ({ text, language, isLanguageGuessed 
     const digits = onlyDigits(raw)
     if (digits.length < 7 || digits.length > 15) return undefined
     if (DATE_LIKE.test(raw) || DOTTED_QUAD.test(raw) || SSN_SHAPE.test(raw)) return undefined
-    // A slash only between a German-style area code and the number: `030/1234567`.
+    // A slash only between a German-style area code and the number: `030/1234567`, `089 / 123 45`.
     if (raw.includes('/') && !AREA_SLASH.test(raw)) return undefined
     // A piece of a longer chain of digit groups (an IBAN, a card) is not a number of its own.
     const end = begin + raw.length

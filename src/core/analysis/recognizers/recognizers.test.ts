@@ -31,6 +31,8 @@ describe('built-in detector', () => {
     ['Herr Thomas Müller hat angerufen.', ['NAME Herr Thomas Müller']],
     ['Call me on +44 7700 900123 tomorrow', ['PHONE +44 7700 900123']],
     ['Carlos: vale, voy para allá', ['NAME Carlos']],
+    ['La Dra. Beatriz Olmedo atenderá mañana.', ['NAME Dra. Beatriz Olmedo']],
+    ['Telefon: 089 / 123 456 78', ['PHONE 089 / 123 456 78']],
     ['SSN 123-45-6789 on the order form', ['SSN 123-45-6789']],
   ])('finds the PII in %j', async (text, expected) => {
     expect(await found(text)).toEqual(expected)
