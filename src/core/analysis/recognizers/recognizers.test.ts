@@ -33,6 +33,13 @@ describe('built-in detector', () => {
     ['Carlos: vale, voy para allá', ['NAME Carlos']],
     ['La Dra. Beatriz Olmedo atenderá mañana.', ['NAME Dra. Beatriz Olmedo']],
     ['Telefon: 089 / 123 456 78', ['PHONE 089 / 123 456 78']],
+    [
+      'Send it to 14 Rosebery Crescent, Edinburgh EH12 5JY',
+      ['ADDRESS 14 Rosebery Crescent, Edinburgh EH12 5JY'],
+    ],
+    ['Yesterday Fatima wrote to us again.', ['NAME Fatima']],
+    ['Chloé a appelé ce matin.', ['NAME Chloé']],
+    ['cc: Hiroko Tanabe', ['NAME Hiroko Tanabe']],
     ['SSN 123-45-6789 on the order form', ['SSN 123-45-6789']],
   ])('finds the PII in %j', async (text, expected) => {
     expect(await found(text)).toEqual(expected)
@@ -53,6 +60,7 @@ describe('built-in detector', () => {
     'Test SSN 666-12-3456 and card 4111 1111 1111 1112 were refused.',
     'Write to support@acme.com or kundenservice@shop.de.',
     'Order 123-45-6789 shipped',
+    'Goldman Sachs said profits rose; Red Hat joined the foundation.',
     'Invoice 512-44-7391 is overdue.',
     'Thomas Müller scored twice last night.',
     'Freephone 0800 123 4567 for sales questions',
