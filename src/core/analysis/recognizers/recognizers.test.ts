@@ -40,6 +40,7 @@ describe('built-in detector', () => {
     ['Yesterday Fatima wrote to us again.', ['NAME Fatima']],
     ['Chloé a appelé ce matin.', ['NAME Chloé']],
     ['cc: Hiroko Tanabe', ['NAME Hiroko Tanabe']],
+    ['Grüße an Familie Okonkwo aus Bremen', ['NAME Familie Okonkwo']],
     ['SSN 123-45-6789 on the order form', ['SSN 123-45-6789']],
   ])('finds the PII in %j', async (text, expected) => {
     expect(await found(text)).toEqual(expected)
