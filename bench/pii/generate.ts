@@ -14,7 +14,7 @@ import { type Gen, generator, type Pack, type Template } from './pack.ts'
 import { structuredClean, structuredPii } from './structured.ts'
 import { seeded } from './values.ts'
 
-export type Part_ = 'tune' | 'heldout'
+export type Part_ = 'tune' | 'heldout' | 'independent-tune' | 'independent'
 export type Case = Labelled &
   Readonly<{ id: string; language: Language; part: Part_; template: string }>
 

@@ -3,14 +3,18 @@
 //   node bench/pii/score.ts                   # the tuning part
 //   node bench/pii/score.ts --part heldout    # the held-back part (figures only, never the errors)
 //   node bench/pii/score.ts --errors 40       # the first 40 wrong texts of the tuning part
+//   node bench/pii/score.ts --part independent-tune [--errors 40]   # hand-written set, tuning half
+//   node bench/pii/score.ts --part independent # hand-written set, never-looked-at half (figures only)
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { createLocalDetector } from '../../src/core/analysis/local-detector.ts'
 import type { Case } from './generate.ts'
 import { type Detection, formatReport, score } from './metrics.ts'
 
-export function loadCases(): Case[] {
-  const text = readFileSync(new URL('./cases.jsonl', import.meta.url), 'utf8')
+/** The generated set (parts `tune` and `heldout`), or the hand-written independent set. */
+export function loadCases(set: 'generated' | 'independent' = 'generated'): Case[] {
+  const file = set === 'generated' ? './cases.jsonl' : './independent/cases.jsonl'
+  const text = readFileSync(new URL(file, import.meta.url), 'utf8')
   return text
     .split('\n')
     .filter(Boolean)
@@ -62,7 +66,11 @@ if (import.meta.main) {
       language: { type: 'string' },
     },
   })
-  const all = loadCases()
+  const all = values.part?.startsWith('independent')
+    ? loadCases('independent')
+    : values.part === 'all'
+      ? [...loadCases(), ...loadCases('independent')]
+      : loadCases()
   const cases = all.filter(
     (c) =>
       (values.part === 'all' || c.part === values.part) &&
@@ -85,7 +93,8 @@ if (import.meta.main) {
     `\n${cases.length} texts in ${ms.toFixed(0)} ms (one process, includes loading the name lists)`,
   )
   if (values.errors !== undefined) {
-    if (values.part !== 'tune') throw new Error('Errors are shown for the tuning part only.')
+    if (values.part !== 'tune' && values.part !== 'independent-tune')
+      throw new Error('Errors are shown for the tuning parts only.')
     showErrors(cases, found, Number(values.errors), values.type)
   }
 }

@@ -12,12 +12,23 @@ export const PHONE_WORDS = words(
   'phone_number telefono_movil',
 )
 
+/** Words near a number that make it an organisation's service line, not a person's phone. */
+export const SERVICE_LINE_WORDS = words(
+  'hotline helpline toll-free tollfree freephone switchboard sales support',
+  'gratuito gratuita atención centralita',
+  'servicehotline hotline kostenfrei kostenlos gebührenfrei zentrale kundenservice',
+  'gratuit standard assistance',
+)
+
 /** Words before a number that make it an identifier of a thing, not a phone or an ID. */
 export const THING_WORDS = words(
   'order invoice ticket tracking reference ref ref. sku batch build version ver release id case po serial item parcel shipment transaction txn',
-  'pedido factura incidencia seguimiento referencia versión lote envío',
+  'lot part product policy contract coupon voucher confirmation booking reservation mrn',
+  'pedido factura incidencia seguimiento referencia versión lote envío producto póliza contrato reserva localizador expediente',
   'bestellung rechnung ticket sendungsnummer sendung referenz version charge auftrag vorgang',
+  'bestellnr bestellnummer rechnungsnummer rechnungsnr auftragsnummer artikel artikelnummer artikel-nr kundennummer kundennr vertrag vertragsnummer buchung',
   'commande facture suivi référence reference version lot colis dossier',
+  'article produit contrat réservation matricule',
   'iban account card tarjeta karte carte',
 )
 

@@ -8,7 +8,9 @@ import { eachMatch, type Recognizer } from '../recognizer.ts'
 import { clamp, hasWordBefore } from '../text.ts'
 
 const CAP = "\\p{Lu}[\\p{L}\\p{M}'’.-]*"
-const TOWN = `${CAP}(?:[ -]${CAP}){0,2}`
+// A town's words end at a space or a mark, so `Edinburgh EH12 5JY` leaves the postcode whole.
+const TOWN_WORD = `${CAP}(?![\\p{L}\\d])`
+const TOWN = `${TOWN_WORD}(?:[ -]${TOWN_WORD}){0,2}`
 
 const EN = new RegExp(
   `(?<![\\w])(?:(?:Flat|Apt\\.?|Unit)\\s\\d{1,4}[A-Z]?,\\s)?\\d{1,5}[A-Z]?\\s(?:${CAP}\\s){1,4}?(?:Street|St|Avenue|Ave|Road|Rd|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent|Gardens|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Row|Mews|Grove|Walk|Trail|Rise)\\b\\.?` +

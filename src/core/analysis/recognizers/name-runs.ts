@@ -8,7 +8,7 @@ import { GREETINGS, INTRODUCING, NON_NAME_WORDS, NOT_PERSON } from './name-words
 const WORD = /\p{L}[\p{L}\p{M}'’-]*\.?/gu
 
 const TITLES = new Set(
-  'mr mrs ms miss mx dr prof sir herr frau sr sra srta d dña don doña m mme mlle monsieur madame mademoiselle señor señora'.split(
+  'mr mrs ms miss mx dr dra prof sir herr frau sr sra srta d dña don doña lic ing m mme mlle monsieur madame mademoiselle señor señora familie fam famille'.split(
     ' ',
   ),
 )

@@ -14,7 +14,15 @@ export const INTRODUCING = words(`
   candidate guest huésped gast invité passenger pasajero passagier passager recipient destinatario
   empfänger destinataire sender remitente absender expéditeur owner propietario eigentümer propriétaire
   full_name fullname first_name last_name firstname lastname surname apellido apellidos vorname nachname
-  prénom prenom nom_complet`)
+  prénom prenom nom_complet cc bcc assignee reviewer reporter`)
+
+/** Verbs of a person right after a name ("Tendai Moyo reported …", "… hat angerufen", "… a appelé"). */
+export const ACTING = words(`
+  said says wrote writes called calls phoned rang emailed reported asked asks replied answered
+  complained confirmed signed requested wants wanted needs needed joined left visited paid ordered
+  dijo escribió llamó pidió solicita solicitó reclama confirmó firmó pagó pregunta preguntó
+  sagte schrieb rief anrief angerufen meldete bat bestätigte unterschrieb bezahlte fragte
+  dit écrit appelle appelé demande demandé confirme confirmé signé payé réclame`)
 
 /** Words that introduce a name themselves ("my name is", "je m'appelle"), enough for a surname alone. */
 export const NAMING = words(`
@@ -35,7 +43,10 @@ export const NON_NAME_WORDS = words(`
   wer wie ob aber und oder auch ja nein noch schon
   je tu il elle nous vous ils elles notre nos votre vos leur leurs ce cet cette ces son sa ses
   mon ma mes ton ta tes tout toute tous toutes chaque ici là quand où quoi qui comment si mais et
-  ou aussi oui non`)
+  ou aussi oui non
+  yesterday today tomorrow tonight monday tuesday wednesday thursday friday saturday sunday
+  ayer hoy mañana gestern heute morgen montag dienstag mittwoch donnerstag freitag samstag sonntag
+  hier aujourd'hui demain`)
 
 /** Prepositions that put any run after them in a place ("in New York", "en Castilla y León"). */
 export const IN_PLACE = words('in en dans nach im')
@@ -82,7 +93,8 @@ export const NOT_PERSON = words(`
   stade stadion station bahnhof gare estación airport aeropuerto flughafen aéroport bridge puente
   brücke pont cathedral catedral cathédrale dom church iglesia église kirche festival foundation
   fundación fondation stiftung institute institut prize premio prix preis award cup copa coupe pokal
-  league liga ligue championship tour`)
+  league liga ligue championship tour post times journal news herald tribune gazette magazine press
+  observer telegraph chronicle zeitung rundschau allgemeine periódico diario monde figaro libération`)
 
 /** Brands named after people (a deny list in Presidio's sense). */
 export const BRANDS = new Set(

@@ -9,7 +9,7 @@ import type { Detection, Language } from '../detector.ts'
 import type { NameLexicon } from '../names-data.ts'
 import { PUBLIC_FIGURES, ROLE_WORDS } from '../public-figures.ts'
 import type { Recognizer } from '../recognizer.ts'
-import { clamp, wordsBefore } from '../text.ts'
+import { clamp, wordsAfter, wordsBefore } from '../text.ts'
 import {
   isAllCaps,
   isFirstName,
@@ -21,6 +21,7 @@ import {
   type Word,
 } from './name-runs.ts'
 import {
+  ACTING,
   BRANDS,
   GREETINGS,
   IN_PLACE,
@@ -40,6 +41,7 @@ type Evidence = Readonly<{
   introduced: boolean
   greeted: boolean
   social: boolean
+  acting: boolean
 }>
 
 /** The score of a candidate from its evidence (see the file comment), calibrated on the tuning set. */
@@ -47,7 +49,7 @@ function scoreOf(e: Evidence): number {
   const context = e.introduced ? 0.2 : e.greeted ? 0.15 : e.social ? 0.1 : 0
   if (e.title) return clamp(0.75 + context)
   if (e.listed && e.words >= 2) return clamp(0.7 + context + (e.listedInLanguage ? 0.05 : 0))
-  if (e.listed) return e.introduced ? 0.7 : e.greeted ? 0.65 : 0.25
+  if (e.listed) return e.introduced ? 0.7 : e.greeted ? 0.65 : e.acting ? 0.6 : 0.25
   if (e.words >= 2) return e.introduced ? 0.62 : e.greeted ? 0.5 : 0.15
   return e.introduced ? 0.4 : 0.1
 }
@@ -76,6 +78,21 @@ function isAddressed(text: string, begin: number, end: number): boolean {
   const opensLine = begin === 0 || /\n\s*$/.test(text.slice(Math.max(0, begin - 3), begin))
   return opensLine && text[end] === ','
 }
+
+/** A chat line's speaker: the name opens a line and a colon follows ("Pablo: sí, en 5 min"). */
+function isSpeaker(text: string, begin: number, end: number): boolean {
+  const opensLine = begin === 0 || /\n\s*$/.test(text.slice(Math.max(0, begin - 3), begin))
+  return opensLine && /^ ?: \S/.test(text.slice(end, end + 4))
+}
+
+/** A person's verb follows, after at most an auxiliary: "reported", "hat angerufen", "a appelé". */
+function isActing(text: string, end: number): boolean {
+  const [first, second] = wordsAfter(text, end, 2)
+  if (first === undefined || !/^ \p{Ll}/u.test(text.slice(end, end + 2))) return false
+  return ACTING.has(first) || (AUXILIARIES.has(first) && second !== undefined && ACTING.has(second))
+}
+
+const AUXILIARIES = new Set(['has', 'had', 'ha', 'hat', 'hatte', 'a', 'avait', 'just', 'already'])
 
 /** A product or model number right after the run: `Model Y`, `Galaxy S23`, `Golf 8`. */
 function isFollowedByModel(text: string, end: number): boolean {
@@ -144,7 +161,10 @@ function isRuledOut(text: string, span: ReturnType<typeof nameSpan>, before: rea
     .slice((nameWords[0] as Word).begin, last.end)
     .replace(/\.$/, '')
     .toLowerCase()
-  if (PUBLIC_FIGURES.has(full) || BRANDS.has(full)) return true
+  if (BRANDS.has(full)) return true
+  // "Herr Thomas Müller hat angerufen": a courtesy title speaks of a private person, even one who
+  // shares a public figure's name; a public figure in the public role goes without one.
+  if (PUBLIC_FIGURES.has(full) && !isTitle(first.text)) return true
   if (wordsBefore(text, first.begin, 6).some((w) => ROLE_WORDS.has(w))) return true
   const preposition = before[before.length - 1] ?? ''
   const isPlace =
@@ -168,7 +188,8 @@ function candidate(
   const at = (run[start ?? 0] as Word).begin
   const before = wordsBefore(text, at, 4)
   const introduced = isIntroduced(text, at, (run[run.length - 1] as Word).end, before)
-  // Without a listed first name, a word right before must say a person follows.
+  // Without a listed first name, a word right before must say a person follows (a verb after
+  // is not enough: "Goldman Sachs said", "Red Hat joined" are companies).
   if (start === undefined && !introduced) return undefined
   const span = nameSpan(run, start ?? 0)
   if (isRuledOut(text, span, before)) return undefined
@@ -186,8 +207,10 @@ function candidate(
     greeted:
       GREETINGS.has(before[before.length - 1] ?? '') ||
       isSignedOff(text, first.begin) ||
-      isAddressed(text, first.begin, last.end),
+      isAddressed(text, first.begin, last.end) ||
+      isSpeaker(text, first.begin, last.end),
     social: before.some((w) => SOCIAL.has(w) || SIGN_OFFS.has(w)),
+    acting: isActing(text, last.end),
   }
   const end =
     last.text.endsWith('.') && !isInitial(last.text) && !evidence.title ? last.end - 1 : last.end

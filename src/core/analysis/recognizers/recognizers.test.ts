@@ -28,6 +28,20 @@ describe('built-in detector', () => {
     ['Max Mustermann, Smith, John', ['NAME Max Mustermann', 'NAME Smith, John']],
     ['Jean-Luc, pouvez-vous relire le document ?', ['NAME Jean-Luc']],
     ['Gracias Lucía por la ayuda', ['NAME Lucía']],
+    ['Herr Thomas Müller hat angerufen.', ['NAME Herr Thomas Müller']],
+    ['Call me on +44 7700 900123 tomorrow', ['PHONE +44 7700 900123']],
+    ['Carlos: vale, voy para allá', ['NAME Carlos']],
+    ['La Dra. Beatriz Olmedo atenderá mañana.', ['NAME Dra. Beatriz Olmedo']],
+    ['Telefon: 089 / 123 456 78', ['PHONE 089 / 123 456 78']],
+    [
+      'Send it to 14 Rosebery Crescent, Edinburgh EH12 5JY',
+      ['ADDRESS 14 Rosebery Crescent, Edinburgh EH12 5JY'],
+    ],
+    ['Yesterday Fatima wrote to us again.', ['NAME Fatima']],
+    ['Chloé a appelé ce matin.', ['NAME Chloé']],
+    ['cc: Hiroko Tanabe', ['NAME Hiroko Tanabe']],
+    ['Grüße an Familie Okonkwo aus Bremen', ['NAME Familie Okonkwo']],
+    ['SSN 123-45-6789 on the order form', ['SSN 123-45-6789']],
   ])('finds the PII in %j', async (text, expected) => {
     expect(await found(text)).toEqual(expected)
   })
@@ -46,6 +60,12 @@ describe('built-in detector', () => {
     'Due 05/06/2024, order ORD-2024-118822, tracking 1Z999AA10123456784',
     'Test SSN 666-12-3456 and card 4111 1111 1111 1112 were refused.',
     'Write to support@acme.com or kundenservice@shop.de.',
+    'Order 123-45-6789 shipped',
+    'Goldman Sachs said profits rose; Red Hat joined the foundation.',
+    'Invoice 512-44-7391 is overdue.',
+    'Thomas Müller scored twice last night.',
+    'Freephone 0800 123 4567 for sales questions',
+    'Kostenlose Hotline: 0800 1234567',
   ])('finds nothing in %j', async (text) => {
     expect(await found(text)).toEqual([])
   })

@@ -1,5 +1,5 @@
 // src/core/analysis/recognizers/ssn.ts: US Social Security numbers under the issuance rules (SSA)
-import { SSN_WORDS } from '../context-words.ts'
+import { SSN_WORDS, THING_WORDS } from '../context-words.ts'
 import { eachMatch, type Recognizer } from '../recognizer.ts'
 import { clamp, hasWordBefore } from '../text.ts'
 
@@ -22,7 +22,11 @@ export const recognizeSsns: Recognizer = ({ text }) =>
     const [raw, area = '', sep = '', group = '', serial = ''] = match
     if (!isIssuableSsn(area, group, serial)) return undefined
     if (/^(\d)\1+$/.test(`${area}${group}${serial}`)) return undefined
-    const score = (BASE[sep] ?? 0.3) + (hasWordBefore(text, match.index, SSN_WORDS, 5) ? 0.35 : 0)
+    // "Order 123-45-6789 shipped": a word naming a thing before the number makes it its identifier.
+    const context =
+      (hasWordBefore(text, match.index, SSN_WORDS, 5) ? 0.35 : 0) -
+      (hasWordBefore(text, match.index, THING_WORDS, 2) ? 0.3 : 0)
+    const score = (BASE[sep] ?? 0.3) + context
     return {
       type: 'SSN',
       begin: match.index,
