@@ -51,19 +51,19 @@ describe('stateless mode at start', () => {
     )
   })
 
-  it('lists what the rules refuse: unknown users, bad hashes, unknown types, duplicates', async () => {
+  it('lists what the rules refuse: unknown users, bad hashes, unknown types and bundles, duplicates', async () => {
     const { message } = await startFailure({
       'iam.toml': FILES['iam.toml'] as string,
       'secrets.toml': `[users.App]\napi_key_sha256 = "abc"\n[users.Ghost]\napi_key_sha256 = "${sha256Hex('k')}"\n`,
       'collections.pvschema': 'a DATA (x NOSUCHTYPE);\nb DATA (y STRING);\nb DATA (y STRING);\n',
-      'types.toml': '',
+      'types.toml': '[types.SSN2]\nbase_type_name = "STRING"\nvalidator = "nosuch.validate"\n',
     })
     expect(message).toContain('(5 problems)')
     expect(message).toContain('[users.App]: api_key_sha256 must be the SHA-256')
     expect(message).toContain('the IAM configuration has no user Ghost')
     expect(message).toContain('collection a: The data type of property x is not found')
     expect(message).toContain('collection b: defined twice')
-    expect(message).toContain('types.toml: custom types and bundles from files are not supported')
+    expect(message).toMatch(/types\.toml.*nosuch/)
   })
 
   it('lists a file it cannot read', async () => {

@@ -48,7 +48,7 @@ describe('the strongroom command line', () => {
     ],
     [
       ['--nope'],
-      'strongroom: unknown option --nope; the commands are serve, migrate (see strongroom --help)',
+      'strongroom: unknown option --nope; the commands are serve, migrate, audit (see strongroom --help)',
     ],
   ])('refuses %j in one line with exit 2', async (args, line) => {
     const { code, output } = await runCli(args, {})

@@ -3,6 +3,7 @@ import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Running, startCli } from '../helpers/cli.ts'
+import { SERVER_SECRETS } from '../helpers/config.ts'
 import { API } from '../helpers/server.ts'
 import { APP_KEY, configDir, FILES } from '../helpers/stateless.ts'
 
@@ -28,6 +29,7 @@ describe('stateless nodes as processes', () => {
       SVC_BACKING_STORE: 'none',
       SVC_CONFIG_DIR: dir,
       SVC_KMS_ALLOW_LOCAL: 'true',
+      SVC_SERVICE_ADMIN_API_KEY: SERVER_SECRETS.SVC_SERVICE_ADMIN_API_KEY,
       SVC_TLS_ENABLE: 'false',
       SVC_LOG_AUDIT_SINK: 'file',
       SVC_LOG_AUDIT_FILE: join(dir, `audit-${n}.log`),

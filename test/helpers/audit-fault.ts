@@ -25,17 +25,35 @@ function rowText(row: Record<string, unknown>): string {
   )
 }
 
+/**
+ * Runs `sql` on the test's own connection, retrying while the server's connection holds the write
+ * lock. The server runs in this process and commits its group of writes on a later event-loop
+ * turn, so a blocking wait (busy_timeout) here would keep it from ever committing.
+ */
+async function execWhenFree(db: DatabaseSync, sql: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      db.exec(sql)
+      return
+    } catch (error) {
+      if (!/database is locked/.test(String(error)) || attempt >= 500) throw error
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+}
+
 function sqliteFault(file: string): AuditFault {
   const db = new DatabaseSync(file)
-  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA busy_timeout = 0')
   return {
     async arm() {
-      db.exec(
+      await execWhenFree(
+        db,
         "CREATE TRIGGER audit_fault BEFORE INSERT ON audit_events BEGIN SELECT RAISE(ABORT, 'audit insert refused by the test'); END",
       )
     },
     async disarm() {
-      db.exec('DROP TRIGGER IF EXISTS audit_fault')
+      await execWhenFree(db, 'DROP TRIGGER IF EXISTS audit_fault')
     },
     async snapshot() {
       const tables = db

@@ -89,7 +89,14 @@ export class GroupCommitDriver implements Driver {
   }
 
   async releaseConnection(): Promise<void> {
-    if (!this.#isOpen || this.#hasFailed) {
+    if (!this.#isOpen) {
+      this.#unlock()
+      return
+    }
+    if (this.#hasFailed) {
+      // The failed caller does not wait, but the group's transaction (which it may have opened)
+      // must still end, or it would hold SQLite's write lock until the next write comes.
+      this.#scheduleCommit()
       this.#unlock()
       return
     }
