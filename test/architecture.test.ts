@@ -41,7 +41,7 @@ const MAY_USE: Record<Layer, readonly string[]> = {
   // libphonenumber-js and ibantools: the PII recognizers' validators (ADR 0012).
   core: ['node:', 'typebox', '@noble/', 'jose', 'smol-toml', 'libphonenumber-js', 'ibantools'],
   storage: ['node:', 'kysely', 'pg'],
-  // QuickJS in WebAssembly: the engine and its one build (ADR 0012).
+  // QuickJS in WebAssembly: the engine and its one build (ADR 0013).
   sandbox: ['node:', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'],
   http: ['node:', 'fastify', '@fastify/', 'typebox'],
   root: ['node:', 'fastify', 'selfsigned', 'pino', 'pino-pretty'],
