@@ -1,6 +1,7 @@
 // src/storage/connect.ts: waits at start for a database server to answer, within a bounded time
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
+import { isVaultError } from '../core/errors.ts'
 import { sql } from './kysely.ts'
 
 export type ConnectOptions = Readonly<{
@@ -18,6 +19,8 @@ const MAX_PAUSE_MS = 2000
 /** The cause as the server or the network said it (`role "pvault" does not exist`, ECONNREFUSED). */
 function causeOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return causeOf(error.errors[0])
+  // An outage already mapped to a 503 (storage/outages.ts) keeps the engine's error as its cause.
+  if (isVaultError(error) && error.cause !== undefined) return causeOf(error.cause)
   const { message, code } = error as { message?: string; code?: string }
   return message || code || String(error)
 }
