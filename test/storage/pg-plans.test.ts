@@ -52,7 +52,7 @@ describe.skipIf(url === undefined)('PostgreSQL plans without statistics', () => 
 
   /**
    * The plan of the last statement `run` sent that reads `objects`, as a prepared statement runs
-   * it, under the settings `run` gave it (the walk's `SET LOCAL`s, replayed in a transaction).
+   * it, under the settings `run` gave it (the walk's `set_config`s, replayed in a transaction).
    */
   async function planOf(run: () => Promise<unknown>, mode: 'custom' | 'generic'): Promise<string> {
     captured.length = 0
@@ -60,7 +60,7 @@ describe.skipIf(url === undefined)('PostgreSQL plans without statistics', () => 
     const at = captured.findLastIndex((c) => c.sql.includes('"objects"'))
     const statement = captured[at]
     if (statement === undefined) throw new Error('no statement read objects')
-    const settings = captured.slice(0, at).filter((c) => c.sql.startsWith('SET LOCAL'))
+    const settings = captured.slice(0, at).filter((c) => c.sql.includes('set_config('))
     return database.db.transaction().execute(async (db) => {
       for (const setting of settings) await sql.raw(setting.sql).execute(db)
       const cache = mode === 'custom' ? 'force_custom_plan' : 'force_generic_plan'
@@ -114,14 +114,27 @@ describe.skipIf(url === undefined)('PostgreSQL plans without statistics', () => 
     })
   }
 
-  it('keeps key probes for the searches after a walk in the same transaction', async () => {
+  it('counts what follows a page along the page index, up to the cap', async () => {
+    const search = createObjectSearch(database.db, database.dialect)
+    const run = () => search.countAfter(filter(), [], middle, 1000)
+    expect(await run()).toBe(1000)
+    const plan = await planOf(run, 'custom')
+    expect(plan).toMatch(/Index (Only )?Scan using objects_page/)
+    expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan/)
+  })
+
+  it('restores the settings after a walk inside a caller transaction', async () => {
     const rows = await database.db.transaction().execute(async (trx) => {
       const search = createObjectSearch(trx, database.dialect)
       await search.search(filter(), [], middle, 100)
-      const { rows: setting } = await sql<{ enable_sort: string }>`SHOW enable_sort`.execute(trx)
-      return setting
+      const { rows: settings } = await sql<{ sort: string; bitmap: string }>`SELECT
+        current_setting('enable_sort') AS sort, current_setting('enable_bitmapscan') AS bitmap`.execute(
+        trx,
+      )
+      const found = await search.search(filter(), [digest(7)], undefined, 100)
+      return settings.map((s) => ({ ...s, found: found.map((r) => r.id) }))
     })
-    expect(rows[0]?.enable_sort).toBe('on')
+    expect(rows).toEqual([{ sort: 'on', bitmap: 'on', found: ['o000007'] }])
   })
 })
 
