@@ -52,6 +52,8 @@ const show = (l: Latency) => `p50 ${l.p50} ms, p99 ${l.p99} ms`
 /** Sequential HTTP latencies of the searches whose plans matter. */
 async function latencies(server: BenchServer, count: number, requests: number, ids: string[]) {
   const query = `/data/collections/people/query/objects?${REASON}&props=name,email`
+  // The floor: an authenticated request that touches no data, over the same connection.
+  const floor = await measure(requests, () => call(server, 'GET', '/system/info/version'))
   const exact = await measure(requests, (i) =>
     call(server, 'POST', query, { match: { ssn: ssnOf((i * 7919) % count) } }),
   )
@@ -72,7 +74,7 @@ async function latencies(server: BenchServer, count: number, requests: number, i
       `/data/collections/people/objects?${REASON}&props=name&page_size=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
     )
   })
-  return { exact, byId, list }
+  return { floor, exact, byId, list }
 }
 
 type Captured = { sql: string; parameters: readonly unknown[] }
@@ -211,6 +213,7 @@ async function main() {
       for (const [name, plan] of Object.entries(await plans(server.pgUrl, count)))
         console.log(`-- ${name}: ${plan}`)
       const r = await latencies(server, count, requests, ids)
+      console.log(`  HTTP floor (GET version): ${show(r.floor)}`)
       console.log(`  exact match (ssn): ${show(r.exact)}`)
       console.log(`  match id: ${show(r.byId)}`)
       console.log(`  list, second page of 100: ${show(r.list)}`)
