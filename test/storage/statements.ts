@@ -248,11 +248,18 @@ export const HOT_STATEMENTS = {
         parameters: ['people', 1700000000000100, 'people', 'email', "x'01010101'", 10],
       },
     ],
+    // A keyset walk (no index condition): sorts and bitmaps off for its transaction (ADR 0020).
     searchPlain: [
+      { sql: 'begin', parameters: [] },
+      {
+        sql: "SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)",
+        parameters: [],
+      },
       {
         sql: 'select "objects"."collection", "objects"."id", "objects"."tenant_id", "objects"."owner_id", "objects"."owner_collection", "objects"."created_at", "objects"."modified_at", "objects"."expires_at", "objects"."version", "objects"."fields", "objects"."sealed", "objects"."digests" from "objects" where "objects"."collection" = $1 and ("objects"."expires_at" is null or "objects"."expires_at" > $2) and ((objects.fields::jsonb -> $3)::text) in ($4) order by "objects"."created_at", "objects"."id" limit $5',
         parameters: ['people', 1700000000000100, 'age', '30', 10],
       },
+      { sql: 'commit', parameters: [] },
     ],
     searchGrams: [
       {

@@ -69,6 +69,12 @@ export type SqlDialect = Readonly<{
   indexConditions: 'resolved-first' | 'intersected-in-sql'
   /** Narrows a search to the rows whose id every subquery selects (`intersected-in-sql`). */
   idsInAll(query: ObjectsQuery, subqueries: readonly IdQuery[]): ObjectsQuery
+  /**
+   * Runs a keyset walk (rows in creation order after a position, no index condition) so that it
+   * reads the page index in order whatever the engine's statistics say (PostgreSQL: sorts are
+   * disabled for the walk's own statements; see postgres.ts).
+   */
+  walkInOrder<T>(db: Kysely<Tables>, walk: (db: Kysely<Tables>) => Promise<T>): Promise<T>
   /** The tables of the current schema (the migrator's clean-database check). */
   listTables: RawBuilder<{ name: string }>
   /**

@@ -157,6 +157,8 @@ export const sqliteDialect: SqlDialect = {
   withoutMember: (column, member) =>
     sql<string>`json_remove(${sql.ref(column)}, ${`$."${member}"`})`,
   indexConditions: 'resolved-first',
+  // SQLite's planner walks `objects_page` for ORDER BY … LIMIT without statistics.
+  walkInOrder: (db, walk) => walk(db),
   idsInAll: (query, subqueries) =>
     subqueries.reduce((q, ids) => q.where('objects.id', 'in', ids), query),
   listTables: sql<{

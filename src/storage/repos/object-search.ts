@@ -68,11 +68,43 @@ function columnCondition(
   return eb.or(alternatives)
 }
 
-/** The search methods of the objects repository. */
-export function createObjectSearch(
-  db: Kysely<Tables>,
-  dialect: SqlDialect,
-): Pick<ObjectsRepo, 'search' | 'searchKeys' | 'scan' | 'countAfter'> {
+type SearchMethods = Pick<ObjectsRepo, 'search' | 'searchKeys' | 'scan' | 'countAfter'>
+
+/** Conditions that leave a search walking the collection in creation order (no index to probe). */
+const isWalk = (conditions: readonly SearchCondition[]) =>
+  conditions.every((c) => c.kind === 'plain' || c.kind === 'column')
+
+/**
+ * The search methods of the objects repository. Keyset walks (lists, scans, exports) run through
+ * `dialect.walkInOrder`, so their plan is the ordered page-index walk with or without statistics.
+ */
+export function createObjectSearch(db: Kysely<Tables>, dialect: SqlDialect): SearchMethods {
+  const direct = searchMethods(db, dialect)
+  const walking = <T>(run: (methods: SearchMethods) => Promise<T>) =>
+    dialect.walkInOrder(db, (walkDb) =>
+      run(walkDb === db ? direct : searchMethods(walkDb, dialect)),
+    )
+  return {
+    search: (filter, given, position, limit) =>
+      isWalk(given)
+        ? walking((m) => m.search(filter, given, position, limit))
+        : direct.search(filter, given, position, limit),
+    searchKeys: (filter, given, position, limit) =>
+      isWalk(given)
+        ? walking((m) => m.searchKeys(filter, given, position, limit))
+        : direct.searchKeys(filter, given, position, limit),
+    scan: (filter, given, position, limit, properties) =>
+      isWalk(given)
+        ? walking((m) => m.scan(filter, given, position, limit, properties))
+        : direct.scan(filter, given, position, limit, properties),
+    countAfter: (filter, given, position, cap) =>
+      isWalk(given)
+        ? walking((m) => m.countAfter(filter, given, position, cap))
+        : direct.countAfter(filter, given, position, cap),
+  }
+}
+
+function searchMethods(db: Kysely<Tables>, dialect: SqlDialect): SearchMethods {
   /** Equality on a plain value inside the JSON text. */
   function plainCondition(
     eb: ExpressionBuilder<Tables, 'objects'>,
