@@ -227,7 +227,7 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
     if (req.ctx !== undefined && !isPublic(req)) {
       // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       const recorded = services.audit
-        .record(req.ctx, { status, errorCode: body.error_code })
+        .record(req.ctx, req.ctx.audit.details, { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
@@ -258,7 +258,7 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
     const result = await Promise.race([work, abortedPromise(req.ctx.signal)])
     const operation = req.ctx.audit.operation as Operation
     if (!isPublic(req) && !WRITE_OPERATIONS.has(operation))
-      await services.audit.record(req.ctx, { status: reply.statusCode })
+      await services.audit.record(req.ctx, req.ctx.audit.details, { status: reply.statusCode })
     if (result === undefined && !reply.sent) return reply.send()
     return result
   }

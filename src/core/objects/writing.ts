@@ -101,8 +101,7 @@ export async function commit(
     if (!(error instanceof BatchRejected)) throw error
     // Nothing was written (the transaction rolled back before its record): the call, which
     // answers each item's error, is recorded on its own.
-    ctx.audit.isRecorded = false
-    await deps.audit.record(ctx, { status: 200 })
+    await deps.audit.record(ctx, ctx.audit.details, { status: 200 })
     return bulkResult(batch.ids, error.errors)
   }
   return bulkResult(batch.ids, new Map())
@@ -125,7 +124,6 @@ export async function commitNew(
     return await commit(deps, ctx, batch, (tx) => work(tx, true))
   } catch (error) {
     if (!(error instanceof KeyTaken)) throw error
-    ctx.audit.isRecorded = false
     return commit(deps, ctx, batch, (tx) => work(tx, false))
   }
 }

@@ -190,7 +190,7 @@ export async function importTokens(
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
     // Nothing was written: the call, which answers each item's error, is recorded on its own.
-    await deps.audit.record(ctx, { status: 200 })
+    await deps.audit.record(ctx, ctx.audit.details, { status: 200 })
   }
   const results = items.map((item, index) => {
     const error = errors.get(index)

@@ -1,0 +1,66 @@
+// src/core/audit/details.ts: AuditDetails, what a call touched, as an immutable value
+import { findProperty, type StoredCollection } from '../collections/collection.ts'
+
+/**
+ * What an operation touched, for its audit record: names and ids only, never values. A value:
+ * each helper returns a new one, so a service passes its details along (to the transaction
+ * that records a write, with the result of a read, on the error of a failure) instead of
+ * filling in a shared record.
+ */
+export type AuditDetails = Readonly<{
+  collection: string | undefined
+  /** Property names, each once, sorted when recorded. */
+  properties: readonly string[]
+  /** Object ids, each once, in the order they were touched. */
+  objectIds: readonly string[]
+  tokenIds: readonly string[]
+}>
+
+export const NO_DETAILS: AuditDetails = Object.freeze({
+  collection: undefined,
+  properties: Object.freeze([]),
+  objectIds: Object.freeze([]),
+  tokenIds: Object.freeze([]),
+})
+
+function union(base: readonly string[], added: Iterable<string>): readonly string[] {
+  const seen = new Set(base)
+  const out = [...base]
+  for (const item of added) {
+    if (seen.has(item)) continue
+    seen.add(item)
+    out.push(item)
+  }
+  return out.length === base.length ? base : Object.freeze(out)
+}
+
+/** `details` naming `collection` and those of `properties` it has (names only, never values). */
+export function touchedDetails(
+  details: AuditDetails,
+  collection: StoredCollection,
+  properties: Iterable<string> = [],
+): AuditDetails {
+  const known = [...properties].filter((name) => findProperty(collection, name) !== undefined)
+  return Object.freeze({
+    ...details,
+    collection: collection.name,
+    properties: union(details.properties, known),
+  })
+}
+
+/** `details` with more property names (already checked against the collection). */
+export function withProperties(details: AuditDetails, names: Iterable<string>): AuditDetails {
+  return Object.freeze({ ...details, properties: union(details.properties, names) })
+}
+
+/** `details` with more object ids, once each. */
+export function withObjectIds(details: AuditDetails, ids: Iterable<string>): AuditDetails {
+  return Object.freeze({ ...details, objectIds: union(details.objectIds, ids) })
+}
+
+/** `details` with `ids` appended as they come (a repeated source names its object again). */
+export function appendObjectIds(details: AuditDetails, ids: Iterable<string>): AuditDetails {
+  const added = [...ids]
+  if (added.length === 0) return details
+  return Object.freeze({ ...details, objectIds: Object.freeze([...details.objectIds, ...added]) })
+}
