@@ -1,4 +1,5 @@
 // src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
+
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -12,6 +13,7 @@ import Fastify, {
   type RouteHandlerMethod,
 } from 'fastify'
 import { ERRORS } from '../contract/errors.ts'
+import { failureDetails } from '../core/audit/details.ts'
 import { VaultError } from '../core/errors.ts'
 import { type Operation, WRITE_OPERATIONS } from '../core/iam/operations.ts'
 import type { Services } from '../core/services.ts'
@@ -227,7 +229,10 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
     if (req.ctx !== undefined && !isPublic(req)) {
       // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       const recorded = services.audit
-        .record(req.ctx, req.ctx.audit.details, { status, errorCode: body.error_code })
+        .record(req.ctx, failureDetails(error) ?? req.ctx.audit.details, {
+          status,
+          errorCode: body.error_code,
+        })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )

@@ -167,17 +167,23 @@ export function createAuditService(deps: AuditDeps) {
    * times out): with the database sink the data and its record land together or not at all, the
    * record being one more insert of that transaction. Without it (stdout, file) the record is
    * written after the commit, as for reads; if that fails the call fails, the data stays.
+   * `details` is what the write touched, or a function of its result when the work finds out.
    */
-  async function transaction<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
+  async function transaction<T>(
+    ctx: RequestContext,
+    details: AuditDetails | ((value: T) => AuditDetails),
+    work: (tx: Repos) => Promise<T>,
+  ): Promise<T> {
+    const detailsOf = (value: T) => (typeof details === 'function' ? details(value) : details)
     const value = await deps.store.transaction(
       async (tx) => {
         const result = await work(tx)
-        if (hasDatabaseSink) await record(ctx, ctx.audit.details, { status: 200 }, tx)
+        if (hasDatabaseSink) await record(ctx, detailsOf(result), { status: 200 }, tx)
         return result
       },
       { signal: ctx.signal },
     )
-    await record(ctx, ctx.audit.details, { status: 200 })
+    await record(ctx, detailsOf(value), { status: 200 })
     return value
   }
 

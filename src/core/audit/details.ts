@@ -64,3 +64,28 @@ export function appendObjectIds(details: AuditDetails, ids: Iterable<string>): A
   if (added.length === 0) return details
   return Object.freeze({ ...details, objectIds: Object.freeze([...details.objectIds, ...added]) })
 }
+
+/** The details an error carries to its failure record (any thrown object, not only VaultError). */
+const carried = new WeakMap<object, AuditDetails>()
+
+/**
+ * Runs `work`; an error it throws carries `details` to the call's failure record. Nested calls
+ * keep the innermost details, which name the most (they were built from the outer ones).
+ */
+export async function withFailureDetails<T>(
+  details: AuditDetails,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && !carried.has(error))
+      carried.set(error, details)
+    throw error
+  }
+}
+
+/** The details an error was thrown with, if a service attached them. */
+export function failureDetails(error: unknown): AuditDetails | undefined {
+  return typeof error === 'object' && error !== null ? carried.get(error) : undefined
+}

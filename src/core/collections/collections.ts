@@ -45,7 +45,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
    * every node (this one at once) reloads its control-data cache.
    */
   async function write<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
-    const result = await deps.audit.transaction(ctx, work)
+    const result = await deps.audit.transaction(ctx, () => ctx.audit.details, work)
     await deps.cache.changed()
     return result
   }

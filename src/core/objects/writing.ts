@@ -93,10 +93,14 @@ export async function commit(
   work: (tx: Repos) => Promise<ItemErrors>,
 ): Promise<BulkResult> {
   try {
-    await deps.audit.transaction(ctx, async (tx) => {
-      const errors = new Map([...batch.errors, ...(await work(tx))])
-      if (errors.size > 0) throw new BatchRejected(errors)
-    })
+    await deps.audit.transaction(
+      ctx,
+      () => ctx.audit.details,
+      async (tx) => {
+        const errors = new Map([...batch.errors, ...(await work(tx))])
+        if (errors.size > 0) throw new BatchRejected(errors)
+      },
+    )
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
     // Nothing was written (the transaction rolled back before its record): the call, which

@@ -186,7 +186,11 @@ export async function importTokens(
   }
   try {
     // Conflicts are looked for even when some items already failed, so all are reported.
-    await deps.audit.transaction(ctx, (tx) => writeRows(tx, rows, errors))
+    await deps.audit.transaction(
+      ctx,
+      () => ctx.audit.details,
+      (tx) => writeRows(tx, rows, errors),
+    )
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
     // Nothing was written: the call, which answers each item's error, is recorded on its own.

@@ -101,41 +101,45 @@ export async function updateTokens(
             values: data.values,
           })),
         )
-  await deps.audit.transaction(ctx, async (tx) => {
-    await tx.tokens.updateMeta(
-      views.map((v) => ({
-        rowId: v.row.rowId,
-        tags: tags ?? v.row.tags,
-        expiresAt: applyExpiry(v.row.expiresAt, change),
-        modifiedAt: ctx.now,
-      })),
-    )
-    if (data === undefined) return
-    const first = views[0] as TokenView
-    const input = {
-      collection: collection.name,
-      scope: first.row.scope,
-      values: data.values,
-      template: first.row.fptemplate,
-      card: undefined,
-    }
-    const fingerprint =
-      first.row.type === 'randomized' ? undefined : fingerprintOf(deps.envelope, input)
-    await tx.tokens.updateData(
-      views.map((v, i) => ({
-        rowId: v.row.rowId,
-        sealed: sealed[i] as Buffer,
+  await deps.audit.transaction(
+    ctx,
+    () => ctx.audit.details,
+    async (tx) => {
+      await tx.tokens.updateMeta(
+        views.map((v) => ({
+          rowId: v.row.rowId,
+          tags: tags ?? v.row.tags,
+          expiresAt: applyExpiry(v.row.expiresAt, change),
+          modifiedAt: ctx.now,
+        })),
+      )
+      if (data === undefined) return
+      const first = views[0] as TokenView
+      const input = {
+        collection: collection.name,
+        scope: first.row.scope,
+        values: data.values,
+        template: first.row.fptemplate,
+        card: undefined,
+      }
+      const fingerprint =
+        first.row.type === 'randomized' ? undefined : fingerprintOf(deps.envelope, input)
+      await tx.tokens.updateData(
+        views.map((v, i) => ({
+          rowId: v.row.rowId,
+          sealed: sealed[i] as Buffer,
+          fingerprint,
+          props: data.props,
+          modifiedAt: ctx.now,
+        })),
+      )
+      if (fingerprint === undefined) return
+      await tx.tokens.releaseReuse(first.row.tokenId)
+      await tx.tokens.setReuse(
+        reuseNamespace(collection.name, first.row.scope),
         fingerprint,
-        props: data.props,
-        modifiedAt: ctx.now,
-      })),
-    )
-    if (fingerprint === undefined) return
-    await tx.tokens.releaseReuse(first.row.tokenId)
-    await tx.tokens.setReuse(
-      reuseNamespace(collection.name, first.row.scope),
-      fingerprint,
-      first.row.tokenId,
-    )
-  })
+        first.row.tokenId,
+      )
+    },
+  )
 }
