@@ -13,10 +13,10 @@ import Fastify, {
   type RouteHandlerMethod,
 } from 'fastify'
 import { ERRORS } from '../contract/errors.ts'
-import { failureDetails } from '../core/audit/details.ts'
 import { VaultError } from '../core/errors.ts'
 import { type Operation, WRITE_OPERATIONS } from '../core/iam/operations.ts'
 import type { Services } from '../core/services.ts'
+import { detailsOf, unwrapAudited } from './audited.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
 import { type ErrorStyle, styleErrorBody, toErrorResponse } from './errors.ts'
@@ -229,10 +229,7 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
     if (req.ctx !== undefined && !isPublic(req)) {
       // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       const recorded = services.audit
-        .record(req.ctx, failureDetails(error) ?? req.ctx.audit.details, {
-          status,
-          errorCode: body.error_code,
-        })
+        .record(req.ctx, detailsOf(error, req.ctx), { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
@@ -260,10 +257,11 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
   return async function wrapped(this: FastifyInstance, req, reply) {
     const work = Promise.resolve(handler.call(this, req, reply))
     work.catch(() => {})
-    const result = await Promise.race([work, abortedPromise(req.ctx.signal)])
+    const returned = await Promise.race([work, abortedPromise(req.ctx.signal)])
+    const { result, details } = unwrapAudited(returned, req.ctx.audit.details)
     const operation = req.ctx.audit.operation as Operation
     if (!isPublic(req) && !WRITE_OPERATIONS.has(operation))
-      await services.audit.record(req.ctx, req.ctx.audit.details, { status: reply.statusCode })
+      await services.audit.record(req.ctx, details, { status: reply.statusCode })
     if (result === undefined && !reply.sent) return reply.send()
     return result
   }

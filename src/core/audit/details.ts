@@ -89,3 +89,6 @@ export async function withFailureDetails<T>(
 export function failureDetails(error: unknown): AuditDetails | undefined {
   return typeof error === 'object' && error !== null ? carried.get(error) : undefined
 }
+
+/** A read's result with what it touched: the HTTP layer records `audit` before sending `value`. */
+export type Audited<T> = Readonly<{ value: T; audit: AuditDetails }>

@@ -1,6 +1,5 @@
 // src/core/tokens/manage.ts: delete and rotate tokens, transaction IDs and counts (endpoints §4.5–4.8)
 
-import { auditTouched } from '../access/checks.ts'
 import { NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -130,19 +129,20 @@ export async function transactionTokens(
   transactionId: string,
 ) {
   const collection = deps.collections.getCachedOrThrow(name)
-  auditTouched(ctx, collection)
-  if (!(await deps.store.tokens.hasTransaction(collection.name, transactionId)))
-    throw new VaultError('transactionIdNotFound', {
-      context: { transaction_id: transactionId.slice(0, 128) },
-    })
-  const views = await viewTokens(
-    deps.store,
-    ctx,
-    await deps.store.tokens.byTransaction(collection.name, transactionId),
-  )
-  return {
-    ref_ids: [...new Set(views.filter((v) => isActiveView(v, ctx.now)).map((v) => v.row.tokenId))],
-  }
+  const audit = touchedDetails(NO_DETAILS, collection)
+  return withFailureDetails(audit, async () => {
+    if (!(await deps.store.tokens.hasTransaction(collection.name, transactionId)))
+      throw new VaultError('transactionIdNotFound', {
+        context: { transaction_id: transactionId.slice(0, 128) },
+      })
+    const views = await viewTokens(
+      deps.store,
+      ctx,
+      await deps.store.tokens.byTransaction(collection.name, transactionId),
+    )
+    const active = views.filter((v) => isActiveView(v, ctx.now)).map((v) => v.row.tokenId)
+    return { value: { ref_ids: [...new Set(active)] }, audit }
+  })
 }
 
 export async function countTokens(deps: TokensDeps, ctx: RequestContext, name: string) {
@@ -150,12 +150,15 @@ export async function countTokens(deps: TokensDeps, ctx: RequestContext, name: s
   deps.iam.checkPolicies(ctx, [
     { operation: 'stats', resources: collectionResource(collection.name) },
   ])
-  auditTouched(ctx, collection)
-  const views = await viewTokens(
-    deps.store,
-    ctx,
-    await deps.store.tokens.select({ collection: collection.name }),
-  )
-  const active = views.filter((v) => isActiveView(v, ctx.now)).length
-  return { active, archived: views.length - active, total: views.length }
+  const audit = touchedDetails(NO_DETAILS, collection)
+  return withFailureDetails(audit, async () => {
+    const views = await viewTokens(
+      deps.store,
+      ctx,
+      await deps.store.tokens.select({ collection: collection.name }),
+    )
+    const active = views.filter((v) => isActiveView(v, ctx.now)).length
+    const value = { active, archived: views.length - active, total: views.length }
+    return { value, audit }
+  })
 }

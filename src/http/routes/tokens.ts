@@ -26,6 +26,7 @@ import {
   UpdateTokenRequest,
   UpdateTokensQuery,
 } from '../../contract/tokens.ts'
+import { audited } from '../audited.ts'
 import { styleErrorBody, toErrorResponse } from '../errors.ts'
 import type { RoutesPlugin } from './types.ts'
 
@@ -224,7 +225,8 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TransactionIdResult },
       },
     },
-    (req) => tokens.byTransaction(req.ctx, req.params.collection, req.params.id),
+    async (req) =>
+      audited(await tokens.byTransaction(req.ctx, req.params.collection, req.params.id)),
   )
 
   app.get(
@@ -241,7 +243,7 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TokensCount },
       },
     },
-    (req) => tokens.count(req.ctx, req.params.collection),
+    async (req) => audited(await tokens.count(req.ctx, req.params.collection)),
   )
 
   app.get(

@@ -1,0 +1,57 @@
+// test/api/audit-details.test.ts: services that pass their audit details as a value name what they touched
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeEngines } from '../helpers/engines.ts'
+import { addCollection } from '../helpers/objects.ts'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { CARDS, tokensOf } from '../helpers/tokens.ts'
+
+const TX = '0b6f3c1e-0000-4000-8000-0000000000aa'
+
+describeEngines('audit details passed as values', (engine) => {
+  let server: TestServer
+  let tokens: ReturnType<typeof tokensOf>
+  beforeAll(async () => {
+    server = await startTestServer({ engine })
+    await addCollection(server, CARDS)
+    tokens = tokensOf(server, 'cards')
+  })
+  afterAll(() => server.close())
+
+  async function lastRecord(operation: string) {
+    const rows = await server.app.store.audit.list({ limit: 1000 })
+    const events = rows.map((row) => JSON.parse(row.record))
+    return events.filter((event) => event.operation === operation).at(-1)
+  }
+
+  async function tokenize(): Promise<string> {
+    const res = await tokens.tokenize([{ type: 'randomized', object: { fields: { name: 'Ada' } } }])
+    expect(res.status).toBe(200)
+    const [token] = await res.json()
+    return token.token_id
+  }
+
+  it('records the collection of a read that returns its details (count)', async () => {
+    await tokenize()
+    const res = await tokens.count()
+    expect(res.status).toBe(200)
+    const event = await lastRecord('count_tokens')
+    expect(event).toMatchObject({ collection: 'cards', outcome: 'success', status: 200 })
+    expect(event.properties).toBeUndefined()
+  })
+
+  it('records the collection of a failure whose error carries the details', async () => {
+    const res = await tokens.transaction(TX)
+    expect(res.status).toBe(404)
+    const event = await lastRecord('get_transaction_id')
+    expect(event).toMatchObject({ collection: 'cards', outcome: 'failure', status: 404 })
+  })
+
+  it('records the collection of writes given their details (rotate, delete)', async () => {
+    const id = await tokenize()
+    expect((await tokens.rotate(`token_ids=${id}`)).status).toBe(200)
+    expect(await lastRecord('rotate_tokens')).toMatchObject({ collection: 'cards', status: 200 })
+    const other = await tokenize()
+    expect((await tokens.remove(`token_ids=${other}`)).status).toBe(200)
+    expect(await lastRecord('delete_tokens')).toMatchObject({ collection: 'cards', status: 200 })
+  })
+})
