@@ -54,4 +54,14 @@ describeEngines('audit details passed as values', (engine) => {
     expect((await tokens.remove(`token_ids=${other}`)).status).toBe(200)
     expect(await lastRecord('delete_tokens')).toMatchObject({ collection: 'cards', status: 200 })
   })
+
+  it('records what a token search and a token update touched', async () => {
+    const id = await tokenize()
+    expect((await tokens.search({ token_ids: [id] })).status).toBe(200)
+    expect(await lastRecord('search_tokens')).toMatchObject({ collection: 'cards', status: 200 })
+    const res = await tokens.update(`token_ids=${id}`, { object: { fields: { name: 'Bo' } } })
+    expect(res.status, await res.text()).toBe(200)
+    const event = await lastRecord('update_tokens')
+    expect(event).toMatchObject({ collection: 'cards', properties: ['name'], status: 200 })
+  })
 })

@@ -1,6 +1,7 @@
 // src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
 
 import { auditTouched, propertyChecks } from '../access/checks.ts'
+import { type Audited, NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
@@ -133,13 +134,15 @@ export async function searchTokens(
   name: string,
   selection: Selection,
   options: Readonly<{ isArchived: boolean; includeAggregate: boolean }>,
-): Promise<TokenGroup[]> {
+): Promise<Audited<TokenGroup[]>> {
   const collection = deps.collections.getCachedOrThrow(name)
   deps.iam.checkPolicies(ctx, [
     { operation: 'read', resources: tokensResource(collection.name, options.isArchived) },
   ])
-  auditTouched(ctx, collection)
-  const state: SelectState = options.isArchived ? 'archived' : 'active'
-  const views = await selectTokens(deps, ctx, collection.name, selection, state)
-  return groupTokens(views, options.includeAggregate)
+  const audit = touchedDetails(NO_DETAILS, collection)
+  return withFailureDetails(audit, async () => {
+    const state: SelectState = options.isArchived ? 'archived' : 'active'
+    const views = await selectTokens(deps, ctx, collection.name, selection, state)
+    return { value: groupTokens(views, options.includeAggregate), audit }
+  })
 }

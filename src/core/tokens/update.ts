@@ -1,7 +1,8 @@
 // src/core/tokens/update.ts: update tokens (endpoints §4.4): metadata of any token, data of pci/randomized groups
 
 import type { UpdateTokenRequest } from '../../contract/tokens.ts'
-import { auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import { NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
@@ -78,33 +79,31 @@ export async function updateTokens(
     deps.iam.checkPolicies(ctx, [
       { operation: 'write', resources: tokensResource(collection.name, options.isArchived) },
     ])
-  auditTouched(ctx, collection, data?.props ?? [])
-  if (body.ensure_unique_tenant_tags?.length)
-    await checkUniqueTags(
-      deps,
-      ctx,
-      collection.name,
-      views.map((v) => ({
-        tags: body.ensure_unique_tenant_tags ?? [],
-        tenantId: v.tenantId,
-        exceptTokenId: v.row.tokenId,
-      })),
-    )
-  const sealed =
-    data === undefined
-      ? []
-      : sealTokens(
-          deps.envelope,
-          views.map((v) => ({
-            collection: collection.name,
-            rowId: v.row.rowId,
-            values: data.values,
-          })),
-        )
-  await deps.audit.transaction(
-    ctx,
-    () => ctx.audit.details,
-    async (tx) => {
+  const details = touchedDetails(NO_DETAILS, collection, data?.props ?? [])
+  await withFailureDetails(details, async () => {
+    if (body.ensure_unique_tenant_tags?.length)
+      await checkUniqueTags(
+        deps,
+        ctx,
+        collection.name,
+        views.map((v) => ({
+          tags: body.ensure_unique_tenant_tags ?? [],
+          tenantId: v.tenantId,
+          exceptTokenId: v.row.tokenId,
+        })),
+      )
+    const sealed =
+      data === undefined
+        ? []
+        : sealTokens(
+            deps.envelope,
+            views.map((v) => ({
+              collection: collection.name,
+              rowId: v.row.rowId,
+              values: data.values,
+            })),
+          )
+    await deps.audit.transaction(ctx, details, async (tx) => {
       await tx.tokens.updateMeta(
         views.map((v) => ({
           rowId: v.row.rowId,
@@ -140,6 +139,6 @@ export async function updateTokens(
         fingerprint,
         first.row.tokenId,
       )
-    },
-  )
+    })
+  })
 }

@@ -120,11 +120,13 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TokenMetadataList },
       },
     },
-    (req) =>
-      tokens.search(req.ctx, req.params.collection, selectionOf(req.body), {
-        isArchived: has(req.query.options, 'archived'),
-        includeAggregate: has(req.query.options, 'include_aggregated_data'),
-      }),
+    async (req) =>
+      audited(
+        await tokens.search(req.ctx, req.params.collection, selectionOf(req.body), {
+          isArchived: has(req.query.options, 'archived'),
+          includeAggregate: has(req.query.options, 'include_aggregated_data'),
+        }),
+      ),
   )
 
   app.patch(
