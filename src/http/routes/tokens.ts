@@ -262,12 +262,14 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TokenDataPage },
       },
     },
-    (req) =>
-      tokens.export(req.ctx, req.params.collection, {
-        pageSize: req.query.page_size,
-        cursor: req.query.cursor,
-        tokenTypes: req.query.token_types,
-      }),
+    async (req) =>
+      audited(
+        await tokens.export(req.ctx, req.params.collection, {
+          pageSize: req.query.page_size,
+          cursor: req.query.cursor,
+          tokenTypes: req.query.token_types,
+        }),
+      ),
   )
 
   app.post(
