@@ -1,5 +1,11 @@
 // src/http/audited.ts: a route's answer together with the audit details of its call
-import { type AuditDetails, type Audited, failureDetails } from '../core/audit/details.ts'
+import {
+  type AuditDetails,
+  type Audited,
+  failureDetails,
+  mergeDetails,
+  NO_DETAILS,
+} from '../core/audit/details.ts'
 import type { RequestContext } from '../core/context.ts'
 
 /** What a route returns for a read that names what it touched; the handler wrapper unwraps it. */
@@ -28,11 +34,11 @@ export function unwrapAudited(
   fallback: AuditDetails,
 ): Readonly<{ result: unknown; details: AuditDetails }> {
   return returned instanceof AuditedReply
-    ? { result: returned.payload, details: returned.audit }
+    ? { result: returned.payload, details: mergeDetails(fallback, returned.audit) }
     : { result: returned, details: fallback }
 }
 
-/** The details of a failure record: those the error carries, else the call's so far. */
+/** The details of a failure record: the call's so far with those the error carries. */
 export function detailsOf(error: unknown, ctx: RequestContext): AuditDetails {
-  return failureDetails(error) ?? ctx.audit.details
+  return mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
 }

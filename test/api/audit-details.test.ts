@@ -58,6 +58,13 @@ describeEngines('audit details passed as values', (engine) => {
     expect(await lastRecord('delete_tokens')).toMatchObject({ collection: 'cards', status: 200 })
   })
 
+  it('records what a detokenize touched', async () => {
+    const id = await tokenize()
+    expect((await tokens.detokenize(`token_ids=${id}`)).status).toBe(200)
+    const event = await lastRecord('detokenize')
+    expect(event).toMatchObject({ collection: 'cards', properties: ['name'], status: 200 })
+  })
+
   it('records what a token search and a token update touched', async () => {
     const id = await tokenize()
     expect((await tokens.search({ token_ids: [id] })).status).toBe(200)

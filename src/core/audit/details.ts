@@ -65,6 +65,20 @@ export function appendObjectIds(details: AuditDetails, ids: Iterable<string>): A
   return Object.freeze({ ...details, objectIds: Object.freeze([...details.objectIds, ...added]) })
 }
 
+/**
+ * `base` with what `added` names: its collection if it names one, the others' names and ids
+ * once each. A service that calls another's read or write names what that call touched too.
+ */
+export function mergeDetails(base: AuditDetails, added: AuditDetails): AuditDetails {
+  if (added === NO_DETAILS) return base
+  return Object.freeze({
+    collection: added.collection ?? base.collection,
+    properties: union(base.properties, added.properties),
+    objectIds: union(base.objectIds, added.objectIds),
+    tokenIds: union(base.tokenIds, added.tokenIds),
+  })
+}
+
 /** The details an error carries to its failure record (any thrown object, not only VaultError). */
 const carried = new WeakMap<object, AuditDetails>()
 

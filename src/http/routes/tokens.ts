@@ -97,12 +97,14 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: DetokenizedTokens },
       },
     },
-    (req) =>
-      tokens.detokenize(req.ctx, req.params.collection, selectionOf(req.query), {
-        props: req.query.props,
-        includeMetadata: has(req.query.options, 'include_metadata'),
-        includeAggregate: has(req.query.options, 'include_aggregated_data'),
-      }),
+    async (req) =>
+      audited(
+        await tokens.detokenize(req.ctx, req.params.collection, selectionOf(req.query), {
+          props: req.query.props,
+          includeMetadata: has(req.query.options, 'include_metadata'),
+          includeAggregate: has(req.query.options, 'include_aggregated_data'),
+        }),
+      ),
   )
 
   app.post(
