@@ -1,4 +1,5 @@
 // src/core/context.ts: RequestContext, what every service method receives first
+import { type AuditDetails, NO_DETAILS } from './audit/details.ts'
 import type { Reason } from './iam/reasons.ts'
 import type { Micros } from './time.ts'
 
@@ -27,19 +28,15 @@ export type AccessReason = Readonly<{
 }>
 
 /**
- * What an operation touched, for its audit record. Services add to it as they go; the record is
- * written once per call, with ids and names only, never values.
+ * The call's audit slot: which operation on which route (set once by the HTTP layer), and the
+ * details it touched so far. `details` is an immutable value, replaced (never changed in place)
+ * as the service goes; the audit record is written from the value passed to `record`.
  */
 export type AuditDraft = {
   readonly operation: string
   readonly method: string
   readonly path: string
-  collection: string | undefined
-  readonly properties: Set<string>
-  readonly objectIds: string[]
-  readonly tokenIds: string[]
-  /** Set once the record is written, so it is written exactly once. */
-  isRecorded: boolean
+  details: AuditDetails
 }
 
 export type RequestContext = Readonly<{
@@ -57,14 +54,5 @@ export type RequestContext = Readonly<{
 }>
 
 export function newAuditDraft(operation: string, method: string, path: string): AuditDraft {
-  return {
-    operation,
-    method,
-    path,
-    collection: undefined,
-    properties: new Set(),
-    objectIds: [],
-    tokenIds: [],
-    isRecorded: false,
-  }
+  return { operation, method, path, details: NO_DETAILS }
 }

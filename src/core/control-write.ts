@@ -1,5 +1,7 @@
 // src/core/control-write.ts: a control-data write with its audit record, then every node reloads
+
 import type { AuditService } from './audit/audit.ts'
+import { NO_DETAILS } from './audit/details.ts'
 import type { ControlCache } from './cache.ts'
 import type { RequestContext } from './context.ts'
 import type { Repos } from './store.ts'
@@ -16,7 +18,7 @@ export async function writeControl<T>(
   ctx: RequestContext,
   work: (tx: Repos) => Promise<T>,
 ): Promise<T> {
-  const result = await deps.audit.transaction(ctx, work)
+  const result = await deps.audit.transaction(ctx, NO_DETAILS, work)
   await deps.cache.changed()
   return result
 }

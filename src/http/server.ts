@@ -1,4 +1,5 @@
 // src/http/server.ts: buildServer(services, options) → the Fastify instance with every route
+
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -15,6 +16,7 @@ import { ERRORS } from '../contract/errors.ts'
 import { VaultError } from '../core/errors.ts'
 import { type Operation, WRITE_OPERATIONS } from '../core/iam/operations.ts'
 import type { Services } from '../core/services.ts'
+import { detailsOf, unwrapAudited } from './audited.ts'
 import { authenticateRequest, isPublic } from './auth.ts'
 import { lazyCompilers } from './compilers.ts'
 import { type ErrorStyle, styleErrorBody, toErrorResponse } from './errors.ts'
@@ -227,7 +229,7 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
     if (req.ctx !== undefined && !isPublic(req)) {
       // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       const recorded = services.audit
-        .record(req.ctx, { status, errorCode: body.error_code })
+        .record(req.ctx, detailsOf(error, req.ctx), { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
@@ -255,10 +257,11 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
   return async function wrapped(this: FastifyInstance, req, reply) {
     const work = Promise.resolve(handler.call(this, req, reply))
     work.catch(() => {})
-    const result = await Promise.race([work, abortedPromise(req.ctx.signal)])
+    const returned = await Promise.race([work, abortedPromise(req.ctx.signal)])
+    const { result, details } = unwrapAudited(returned, req.ctx.audit.details)
     const operation = req.ctx.audit.operation as Operation
     if (!isPublic(req) && !WRITE_OPERATIONS.has(operation))
-      await services.audit.record(req.ctx, { status: reply.statusCode })
+      await services.audit.record(req.ctx, details, { status: reply.statusCode })
     if (result === undefined && !reply.sent) return reply.send()
     return result
   }

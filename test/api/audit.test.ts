@@ -10,9 +10,12 @@ const DATA_PATH = `${API}/data/test/collections/people/objects`
 function dataRoute(server: { app: TestServer['app'] }) {
   // A read (search): the HTTP layer records it; writes are recorded by their service.
   server.app.server.post(DATA_PATH, { config: { operation: 'search_objects' } }, async (req) => {
-    req.ctx.audit.collection = 'people'
-    req.ctx.audit.properties.add('ssn')
-    req.ctx.audit.objectIds.push('0b6f3c1e-0000-4000-8000-000000000001')
+    req.ctx.audit.details = {
+      collection: 'people',
+      properties: ['ssn'],
+      objectIds: ['0b6f3c1e-0000-4000-8000-000000000001'],
+      tokenIds: [],
+    }
     return { id: '0b6f3c1e-0000-4000-8000-000000000001', secret: (req.body as { ssn: string }).ssn }
   })
 }

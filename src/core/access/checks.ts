@@ -1,4 +1,5 @@
 // src/core/access/checks.ts: the policy checks of data operations (objects, tokens) and their audit naming (iam.md §3–4)
+import { touchedDetails, withObjectIds } from '../audit/details.ts'
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
@@ -25,22 +26,16 @@ export function propertyChecks(
   return checks
 }
 
-/** Names the collection and properties in the call's audit record (names only, never values). */
+/** Names the collection and properties in the call's audit details (names only, never values). */
 export function auditTouched(
   ctx: RequestContext,
   collection: StoredCollection,
   properties: Iterable<string> = [],
 ): void {
-  ctx.audit.collection = collection.name
-  for (const name of properties) if (findProperty(collection, name)) ctx.audit.properties.add(name)
+  ctx.audit.details = touchedDetails(ctx.audit.details, collection, properties)
 }
 
-/** Adds object ids to the audit record, once each. */
+/** Adds object ids to the call's audit details, once each. */
 export function auditObjects(ctx: RequestContext, ids: Iterable<string>): void {
-  const seen = new Set(ctx.audit.objectIds)
-  for (const id of ids) {
-    if (seen.has(id)) continue
-    seen.add(id)
-    ctx.audit.objectIds.push(id)
-  }
+  ctx.audit.details = withObjectIds(ctx.audit.details, ids)
 }

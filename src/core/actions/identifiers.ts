@@ -1,5 +1,6 @@
 // src/core/actions/identifiers.ts: global identifiers `pvlt:<operation>:<collection>:<property>:<id>:` (data-model §10.3)
 
+import { failureDetails, mergeDetails, NO_DETAILS } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import { findProperty } from '../collections/collection.ts'
 import type { CollectionsService } from '../collections/collections.ts'
@@ -112,7 +113,16 @@ async function detokenize(deps: ResolverDeps, ctx: RequestContext, id: GlobalIde
   const collection = deps.collections.getCachedOrThrow(id.collection)
   const props = id.property === '' ? undefined : [id.property]
   const options = { props, includeMetadata: false, includeAggregate: false }
-  const [token] = await deps.tokens.detokenize(ctx, id.collection, { tokenIds: [id.id] }, options)
+  // The action call's record names what the detokenize touched, even when the code catches
+  // its error and carries on (transitional slot).
+  const found = await deps.tokens
+    .detokenize(ctx, id.collection, { tokenIds: [id.id] }, options)
+    .catch((error: unknown) => {
+      ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+      throw error
+    })
+  ctx.audit.details = mergeDetails(ctx.audit.details, found.audit)
+  const [token] = found.value
   if (token === undefined) {
     throw new VaultError('tokenNotFound', {
       message: 'No token matched the global identifier.',

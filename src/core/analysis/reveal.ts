@@ -1,4 +1,5 @@
 // src/core/analysis/reveal.ts: reveal (endpoints §9.4): markers replaced by values the caller may detokenize, the others kept
+import { failureDetails, mergeDetails, NO_DETAILS } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { isVaultError } from '../errors.ts'
@@ -39,12 +40,14 @@ async function valuesOf(
   props: string[] | undefined,
 ): Promise<Map<string, string> | undefined> {
   try {
-    const found = await tokens.detokenize(
+    const { value: found, audit } = await tokens.detokenize(
       ctx,
       collection,
       { tokenIds },
       { props, includeMetadata: false, includeAggregate: false },
     )
+    // The reveal call's record names what each detokenize touched (transitional slot).
+    ctx.audit.details = mergeDetails(ctx.audit.details, audit)
     const values = new Map<string, string>()
     for (const token of found) {
       const value = Object.values(token.fields)[0]
@@ -52,6 +55,8 @@ async function valuesOf(
     }
     return values
   } catch (error) {
+    // Touched before it failed: named in the record whether the reveal goes on or fails.
+    ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
     if (isVaultError(error) && WITHHELD_ERRORS.has(error.errorName)) return undefined
     throw error
   }

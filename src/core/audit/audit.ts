@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.ts'
 import type { Repos, Store } from '../store.ts'
 import { type Clock, formatNano } from '../time.ts'
 import { chainStartJson } from './chain.ts'
+import type { AuditDetails } from './details.ts'
 import type { AuditRow } from './store.ts'
 import { createSinkWriter, type SinkFailure } from './writer.ts'
 
@@ -42,7 +43,12 @@ export type AuditDeps = {
 export type Outcome = Readonly<{ status: number; errorCode?: string }>
 
 /** The audit record: who, what, where, why and how it ended. Never values, keys or token data. */
-export function buildAuditEvent(ctx: RequestContext, outcome: Outcome, includeRemoteAddr: boolean) {
+export function buildAuditEvent(
+  ctx: RequestContext,
+  details: AuditDetails,
+  outcome: Outcome,
+  includeRemoteAddr: boolean,
+) {
   const { principal, audit, reason } = ctx
   return {
     event_id: randomUUID(),
@@ -55,10 +61,10 @@ export function buildAuditEvent(ctx: RequestContext, outcome: Outcome, includeRe
     operation: audit.operation,
     method: audit.method,
     path: audit.path,
-    collection: audit.collection,
-    properties: audit.properties.size > 0 ? [...audit.properties].sort() : undefined,
-    object_ids: audit.objectIds.length > 0 ? audit.objectIds : undefined,
-    token_ids: audit.tokenIds.length > 0 ? audit.tokenIds : undefined,
+    collection: details.collection,
+    properties: details.properties.length > 0 ? [...details.properties].sort() : undefined,
+    object_ids: details.objectIds.length > 0 ? details.objectIds : undefined,
+    token_ids: details.tokenIds.length > 0 ? details.tokenIds : undefined,
     reason: reason?.reason,
     reason_defaulted: reason?.isDefaulted || undefined,
     adhoc_reason: reason?.adhocReason,
@@ -119,6 +125,8 @@ export function createAuditService(deps: AuditDeps) {
     return { writer, sink, isDatabase: sink === 'database' }
   })
   const hasDatabaseSink = writers.some((entry) => entry.isDatabase)
+  /** Calls whose success record is written: it is written once (a failure record always is). */
+  const recorded = new WeakSet<RequestContext>()
 
   /**
    * Writes the call's record once to every sink. Pass `tx` to write the database sink's row in
@@ -128,13 +136,18 @@ export function createAuditService(deps: AuditDeps) {
    * closed) unless SVC_LOG_AUDIT_REQUIRE=any and another sink recorded the call. A failure
    * outcome is always written, even after a success record whose transaction then rolled back.
    */
-  async function record(ctx: RequestContext, outcome: Outcome, tx?: Repos): Promise<void> {
-    if (ctx.audit.isRecorded && outcome.status < 400) return
+  async function record(
+    ctx: RequestContext,
+    details: AuditDetails,
+    outcome: Outcome,
+    tx?: Repos,
+  ): Promise<void> {
+    if (recorded.has(ctx) && outcome.status < 400) return
     if (writers.length === 0 || !deps.isEnabled || deps.skipOperations.has(ctx.audit.operation)) {
-      ctx.audit.isRecorded = true
+      recorded.add(ctx)
       return
     }
-    const row = auditRow(buildAuditEvent(ctx, outcome, deps.includeRemoteAddr), ctx.now)
+    const row = auditRow(buildAuditEvent(ctx, details, outcome, deps.includeRemoteAddr), ctx.now)
     const inTx = tx === undefined ? [] : writers.filter((entry) => entry.isDatabase)
     const results = await Promise.allSettled(
       writers.filter((entry) => !inTx.includes(entry)).map(({ writer }) => writer.write(row)),
@@ -146,7 +159,7 @@ export function createAuditService(deps: AuditDeps) {
     if (!isMet) throw failed[0]?.reason
     // A statement that fails inside the transaction fails the transaction, whatever the rule.
     for (const { writer } of inTx) await tx?.audit.insert(await writer.linkNow([row]))
-    ctx.audit.isRecorded = true
+    recorded.add(ctx)
   }
 
   /**
@@ -154,17 +167,23 @@ export function createAuditService(deps: AuditDeps) {
    * times out): with the database sink the data and its record land together or not at all, the
    * record being one more insert of that transaction. Without it (stdout, file) the record is
    * written after the commit, as for reads; if that fails the call fails, the data stays.
+   * `details` is what the write touched, or a function of its result when the work finds out.
    */
-  async function transaction<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
+  async function transaction<T>(
+    ctx: RequestContext,
+    details: AuditDetails | ((value: T) => AuditDetails),
+    work: (tx: Repos) => Promise<T>,
+  ): Promise<T> {
+    const detailsOf = (value: T) => (typeof details === 'function' ? details(value) : details)
     const value = await deps.store.transaction(
       async (tx) => {
         const result = await work(tx)
-        if (hasDatabaseSink) await record(ctx, { status: 200 }, tx)
+        if (hasDatabaseSink) await record(ctx, detailsOf(result), { status: 200 }, tx)
         return result
       },
       { signal: ctx.signal },
     )
-    await record(ctx, { status: 200 })
+    await record(ctx, detailsOf(value), { status: 200 })
     return value
   }
 

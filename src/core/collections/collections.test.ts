@@ -185,7 +185,6 @@ describe('collections service', () => {
       dataType: 'INTEGER',
       isNullable: true,
     })
-    expect(call.audit.isRecorded).toBe(true)
     const rows = await handle.store.audit.list({ limit: 100 })
     expect(rows.map((row) => JSON.parse(row.record).properties)).toContainEqual(['age'])
   })

@@ -1,6 +1,8 @@
 // src/core/collections/collections.ts: the collections service: control operations on the store, cached reads for data operations
+
 import { randomUUID } from 'node:crypto'
 import type { AuditService } from '../audit/audit.ts'
+import { withProperties } from '../audit/details.ts'
 import type { ControlCache } from '../cache.ts'
 import type { RequestContext } from '../context.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
@@ -43,7 +45,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
    * every node (this one at once) reloads its control-data cache.
    */
   async function write<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
-    const result = await deps.audit.transaction(ctx, work)
+    const result = await deps.audit.transaction(ctx, () => ctx.audit.details, work)
     await deps.cache.changed()
     return result
   }
@@ -111,8 +113,11 @@ export function createCollectionsService(deps: CollectionsDeps) {
     }
     const existing = await getOrThrow(ctx, name)
     const plan = planUpdate(existing, input, env(ctx))
-    for (const property of [...plan.added, ...plan.changed.map((c) => c.after)])
-      ctx.audit.properties.add(property.name)
+    const touched = [...plan.added, ...plan.changed.map((c) => c.after)]
+    ctx.audit.details = withProperties(
+      ctx.audit.details,
+      touched.map((property) => property.name),
+    )
     if (plan.added.length + plan.changed.length === 0) return existing
     await write(ctx, (tx) => apply(tx, ctx, existing, plan))
     return getOrThrow(ctx, name)

@@ -1,4 +1,5 @@
 // src/core/collections/errors.ts: the not-found and already-exists errors of collections, and audit naming
+import { type AuditDetails, withProperties } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { isValidName, MAX_COMBINED_LENGTH } from './names.ts'
@@ -15,8 +16,19 @@ export function collectionNotFound(name: string): VaultError {
 
 /** Audit records name what was asked for, when it is a name at all (never arbitrary text). */
 export function auditNames(ctx: RequestContext, collection: string, property?: string): void {
-  if (isValidName(collection)) ctx.audit.collection = collection
-  if (property !== undefined && isValidName(property)) ctx.audit.properties.add(property)
+  ctx.audit.details = namedDetails(ctx.audit.details, collection, property)
+}
+
+/** `details` naming what was asked for, when it is a name at all (never arbitrary text). */
+export function namedDetails(
+  details: AuditDetails,
+  collection: string,
+  property?: string,
+): AuditDetails {
+  const named = isValidName(collection) ? { ...details, collection } : details
+  return property !== undefined && isValidName(property)
+    ? withProperties(named, [property])
+    : Object.freeze(named)
 }
 
 export function propertyNotFound(collection: string, name: string): VaultError {

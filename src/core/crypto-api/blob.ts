@@ -1,5 +1,6 @@
 // src/core/crypto-api/blob.ts: encrypt and decrypt blobs (crypto.md §4): raw bytes of one BLOB-based property
 
+import { withProperties } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -52,7 +53,7 @@ export function encryptBlob(
   const tags = tagsFor(deps, type, options.tags, 'tags')
   const expiresAt = expiryOf(options.expiration, deps.limits.tokenExpirationSecs, ctx.now)
   deps.iam.checkPolicies(ctx, propertyChecks('encrypt', collection, [property]))
-  ctx.audit.properties.add(property)
+  ctx.audit.details = withProperties(ctx.audit.details, [property])
   const createdAt = type === 'randomized' ? ctx.now : undefined
   const [sealed] = deps.ciphertexts.sealAll([
     {
@@ -94,7 +95,7 @@ export function decryptBlob(
   if (opened === undefined) throw new Error('openAll returned no item')
   const bytes = bytesOf(opened.content, property)
   deps.iam.checkPolicies(ctx, propertyChecks('decrypt', collection, [property], options.archived))
-  ctx.audit.properties.add(property)
+  ctx.audit.details = withProperties(ctx.audit.details, [property])
   assertLifecycle(opened.metadata, options.archived, ctx.now)
   return bytes
 }

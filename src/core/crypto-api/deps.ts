@@ -1,4 +1,5 @@
 // src/core/crypto-api/deps.ts: what the crypto operations need, and the request checks they share
+import { withProperties } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { CollectionsService } from '../collections/collections.ts'
 import { auditNames } from '../collections/errors.ts'
@@ -104,5 +105,5 @@ export function uniqueChecks(checks: readonly PolicyCheck[]): PolicyCheck[] {
 
 /** Names the properties an operation touched in its audit record (names only, never values). */
 export function auditProperties(ctx: RequestContext, names: Iterable<string>): void {
-  for (const name of names) ctx.audit.properties.add(name)
+  ctx.audit.details = withProperties(ctx.audit.details, names)
 }

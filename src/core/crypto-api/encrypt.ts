@@ -1,5 +1,7 @@
 // src/core/crypto-api/encrypt.ts: encrypt objects and update encrypted (crypto.md §1 and §3)
+
 import type { EncryptionRequest, UpdateEncryptionRequest } from '../../contract/crypto-api.ts'
+import { appendObjectIds } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { checkCustomValues } from '../values/custom.ts'
@@ -78,7 +80,10 @@ export async function encrypt(
     const values = item.props ? selectProps(collection, source, item.props) : { ...source }
     return { values, type: types[i] ?? 'randomized', scope: item.scope ?? '', tags: tags[i] ?? [] }
   })
-  for (const source of sources) if (source.objectId) ctx.audit.objectIds.push(source.objectId)
+  ctx.audit.details = appendObjectIds(
+    ctx.audit.details,
+    sources.flatMap((source) => (source.objectId ? [source.objectId] : [])),
+  )
   return sealPlanned(deps, ctx, collection, planned, expiresAt)
 }
 

@@ -1,5 +1,7 @@
 // src/core/crypto-api/hash.ts: hash objects (crypto.md §5): the deterministic token ID of each item, nothing stored
+
 import type { HashObjectRequest } from '../../contract/crypto-api.ts'
+import { appendObjectIds } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -101,7 +103,10 @@ export async function hash(
   ])
   deps.iam.checkPolicies(ctx, propertyChecks('hash', collection, names))
   auditProperties(ctx, names)
-  for (const source of sources) if (source.objectId) ctx.audit.objectIds.push(source.objectId)
+  ctx.audit.details = appendObjectIds(
+    ctx.audit.details,
+    sources.flatMap((source) => (source.objectId ? [source.objectId] : [])),
+  )
   return planned.map(({ values, scope, card }) => {
     const input = { collection: collection.name, scope, values }
     return { token_id: card === undefined ? deps.ids.uuid(input) : deps.ids.pan(input, card) }

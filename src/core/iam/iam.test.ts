@@ -42,7 +42,7 @@ describe('IAM service', () => {
   let changes = 0
   const deps = (overrides: Partial<IamDeps> = {}): IamDeps => ({
     store: db.store,
-    audit: { transaction: (_ctx, work) => db.store.transaction(work) },
+    audit: { transaction: (_ctx, _details, work) => db.store.transaction(work) },
     clock: () => NOW,
     onChanged: async () => {
       changes++

@@ -1,5 +1,7 @@
 // src/core/iam/iam.ts: the IAM service: configuration, credentials → principal, capability and policy gates
+
 import type { AuditedWrites } from '../audit/audit.ts'
+import { NO_DETAILS } from '../audit/details.ts'
 import type { Principal, RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { Repos, Store } from '../store.ts'
@@ -77,7 +79,7 @@ export function createIamService(deps: IamDeps) {
     }
     const stored = await (ctx === undefined
       ? deps.store.transaction(work)
-      : deps.audit.transaction(ctx, work))
+      : deps.audit.transaction(ctx, NO_DETAILS, work))
     state = compileState(parsed)
     version = stored
   }

@@ -1,5 +1,7 @@
 // src/core/iam/users.ts: users' API keys: regenerate, change expiry, read a user, set the Admin key
+
 import type { AuditedWrites } from '../audit/audit.ts'
+import { NO_DETAILS } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
@@ -54,7 +56,7 @@ export function createUsers(deps: UsersDeps) {
     assertConfigured(ctx, name, 'regenerated')
     const apiKey = newApiKey()
     const expiresAt = expiryAfter(ctx.now, deps.apiKeyExpirationSecs)
-    await deps.audit.transaction(ctx, (tx) =>
+    await deps.audit.transaction(ctx, NO_DETAILS, (tx) =>
       tx.iam.setApiKey({
         username: name,
         keyHash: hashApiKey(apiKey),
@@ -72,7 +74,7 @@ export function createUsers(deps: UsersDeps) {
   ): Promise<UserKey> {
     assertConfigured(ctx, name, 'changed')
     const expiresAt = expiryAfter(ctx.now, seconds)
-    await deps.audit.transaction(ctx, async (tx) => {
+    await deps.audit.transaction(ctx, NO_DETAILS, async (tx) => {
       const isUpdated = await tx.iam.updateApiKeyExpiry(name, expiresAt)
       if (!isUpdated) throw userNotFound(name, 'has no API key; regenerate one first')
     })
@@ -102,7 +104,7 @@ export function createUsers(deps: UsersDeps) {
         context: { field: 'key' },
       })
     }
-    await deps.audit.transaction(ctx, (tx) => deps.adminKeys.set(key, ctx.now, tx.meta))
+    await deps.audit.transaction(ctx, NO_DETAILS, (tx) => deps.adminKeys.set(key, ctx.now, tx.meta))
   }
 
   return { regenerateApiKey, updateApiKeyExpiration, getUser, setAdminApiKey }

@@ -1,6 +1,8 @@
 // src/core/keys/keys.ts: key administration: rotate data keys, report rotation and re-encryption progress
+
 import type { RotationStatus } from '../../contract/keys.ts'
 import type { AuditedWrites } from '../audit/audit.ts'
+import { NO_DETAILS } from '../audit/details.ts'
 import type { ControlCache } from '../cache.ts'
 import type { RequestContext } from '../context.ts'
 import { type Keyring, ROTATABLE_PURPOSES } from '../crypto/keyring.ts'
@@ -86,7 +88,7 @@ export function createKeysService(deps: KeysDeps) {
         await deps.keyring.load()
         const state = await deps.job.state()
         if (statusOf(state, deps.job.targets()) === 'running') throw rotationRunning(state)
-        await deps.audit.transaction(ctx, (tx) => deps.keyring.addVersions(tx.keys))
+        await deps.audit.transaction(ctx, NO_DETAILS, (tx) => deps.keyring.addVersions(tx.keys))
         await deps.keyring.load()
         await deps.cache.changed()
         deps.job.kick()

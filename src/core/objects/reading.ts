@@ -1,5 +1,6 @@
 // src/core/objects/reading.ts: get, list, search and count objects
 import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
+import { withProperties } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { invalidRequest, notInMemoryMode } from '../errors.ts'
@@ -160,7 +161,7 @@ export function createReading(deps: ObjectsDeps) {
     const read = prepare(ctx, name, request)
     const normalized = await withCustomQueryValues(ctx, deps, read.collection, query)
     const plan = planSearch(read.collection, normalized, deps)
-    for (const property of plan.searched) ctx.audit.properties.add(property)
+    ctx.audit.details = withProperties(ctx.audit.details, plan.searched)
     const searched = propertyChecks(read.collection, plan.searched, 'search', read.plan.isArchived)
     deps.iam.checkPolicies(ctx, [...readChecks(read.collection, read.plan), ...searched])
     // An id query is not paged, yet an out-of-range page_size is still a bad request.

@@ -93,16 +93,19 @@ export async function commit(
   work: (tx: Repos) => Promise<ItemErrors>,
 ): Promise<BulkResult> {
   try {
-    await deps.audit.transaction(ctx, async (tx) => {
-      const errors = new Map([...batch.errors, ...(await work(tx))])
-      if (errors.size > 0) throw new BatchRejected(errors)
-    })
+    await deps.audit.transaction(
+      ctx,
+      () => ctx.audit.details,
+      async (tx) => {
+        const errors = new Map([...batch.errors, ...(await work(tx))])
+        if (errors.size > 0) throw new BatchRejected(errors)
+      },
+    )
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
     // Nothing was written (the transaction rolled back before its record): the call, which
     // answers each item's error, is recorded on its own.
-    ctx.audit.isRecorded = false
-    await deps.audit.record(ctx, { status: 200 })
+    await deps.audit.record(ctx, ctx.audit.details, { status: 200 })
     return bulkResult(batch.ids, error.errors)
   }
   return bulkResult(batch.ids, new Map())
@@ -125,7 +128,6 @@ export async function commitNew(
     return await commit(deps, ctx, batch, (tx) => work(tx, true))
   } catch (error) {
     if (!(error instanceof KeyTaken)) throw error
-    ctx.audit.isRecorded = false
     return commit(deps, ctx, batch, (tx) => work(tx, false))
   }
 }

@@ -1,5 +1,7 @@
 // src/core/system/confvars.ts: dynamic configuration variables (log_level, trace_sql), shared through the database
+
 import type { AuditedWrites } from '../audit/audit.ts'
+import { NO_DETAILS } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { ownValue } from '../own.ts'
@@ -64,11 +66,13 @@ export function createConfvarsService(deps: ConfvarsDeps) {
           context: { name },
         })
       }
-      await deps.audit.transaction(ctx, (tx) => tx.confvars.set(name, value, deps.clock()))
+      await deps.audit.transaction(ctx, NO_DETAILS, (tx) =>
+        tx.confvars.set(name, value, deps.clock()),
+      )
       await load()
     },
     async clear(ctx: RequestContext): Promise<void> {
-      await deps.audit.transaction(ctx, (tx) => tx.confvars.clear())
+      await deps.audit.transaction(ctx, NO_DETAILS, (tx) => tx.confvars.clear())
       await load()
     },
   }

@@ -1,7 +1,9 @@
 // src/core/system/system.ts: health, version, cluster information, configuration and test-aid errors
+
 import { randomBytes } from 'node:crypto'
 import { ERRORS, type ErrorName } from '../../contract/errors.ts'
 import type { AuditedWrites } from '../audit/audit.ts'
+import { NO_DETAILS } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import type { Kms } from '../crypto/kms.ts'
 import { VaultError } from '../errors.ts'
@@ -139,7 +141,7 @@ export function createSystemService(deps: SystemDeps) {
           context: { field: 'key' },
         })
       }
-      await deps.audit.transaction(ctx, (tx) => tx.meta.set(LICENSE_KEY, key, ctx.now))
+      await deps.audit.transaction(ctx, NO_DETAILS, (tx) => tx.meta.set(LICENSE_KEY, key, ctx.now))
     },
     /** Test aid: answers the catalogue error with the requested status. */
     triggerError(status: number): never {

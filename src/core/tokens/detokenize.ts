@@ -1,6 +1,7 @@
 // src/core/tokens/detokenize.ts: detokenize (endpoints §4.2) and search tokens (§4.3)
 
-import { auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import { type Audited, NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
@@ -46,7 +47,7 @@ export async function detokenize(
   name: string,
   selection: Selection,
   options: DetokenizeOptions,
-): Promise<Detokenized[]> {
+): Promise<Audited<Detokenized[]>> {
   const collection = deps.collections.getCachedOrThrow(name)
   if (!hasCriterion(selection))
     throw invalidItem('One of token_ids, object_ids or tags is required.', 'token_ids')
@@ -71,33 +72,35 @@ export async function detokenize(
         ]
       : propChecks(collection.name, items),
   )
-  auditTouched(ctx, collection, names)
-  const data = openTokens(
-    deps.envelope,
-    views.map((v) => v.row),
-  )
-  const current = deps.reader.valuesOf(
-    views.flatMap((v) => (v.row.type === 'pointer' && v.owner ? [v.owner] : [])),
-  )
-  const groups = options.includeMetadata
-    ? new Map(groupTokens(views, options.includeAggregate).map((g) => [g.token_id, g]))
-    : undefined
-  const values = views.map((view, i) =>
-    view.row.type === 'pointer' ? (current.get(view.row.objectId ?? '') ?? {}) : (data[i] ?? {}),
-  )
-  const results = views.map((view, i) => {
-    const item: Detokenized = {
-      token_id: view.row.tokenId,
-      fields: fieldsOf(ctx, view, values[i] ?? {}, items),
+  const audit = touchedDetails(NO_DETAILS, collection, names)
+  return withFailureDetails(audit, async () => {
+    const data = openTokens(
+      deps.envelope,
+      views.map((v) => v.row),
+    )
+    const current = deps.reader.valuesOf(
+      views.flatMap((v) => (v.row.type === 'pointer' && v.owner ? [v.owner] : [])),
+    )
+    const groups = options.includeMetadata
+      ? new Map(groupTokens(views, options.includeAggregate).map((g) => [g.token_id, g]))
+      : undefined
+    const values = views.map((view, i) =>
+      view.row.type === 'pointer' ? (current.get(view.row.objectId ?? '') ?? {}) : (data[i] ?? {}),
+    )
+    const results = views.map((view, i) => {
+      const item: Detokenized = {
+        token_id: view.row.tokenId,
+        fields: fieldsOf(ctx, view, values[i] ?? {}, items),
+      }
+      const metadata = groups?.get(view.row.tokenId)
+      return metadata ? { ...item, metadata } : item
+    })
+    for (const item of items ?? []) {
+      if (item.custom === undefined) continue
+      await transformAll(deps, ctx, { collection, item, function: item.custom }, values, results)
     }
-    const metadata = groups?.get(view.row.tokenId)
-    return metadata ? { ...item, metadata } : item
+    return { value: results, audit }
   })
-  for (const item of items ?? []) {
-    if (item.custom === undefined) continue
-    await transformAll(deps, ctx, { collection, item, function: item.custom }, values, results)
-  }
-  return results
 }
 
 /** One custom transformer over the item's value of every token, in one sandbox entry. */
@@ -133,13 +136,15 @@ export async function searchTokens(
   name: string,
   selection: Selection,
   options: Readonly<{ isArchived: boolean; includeAggregate: boolean }>,
-): Promise<TokenGroup[]> {
+): Promise<Audited<TokenGroup[]>> {
   const collection = deps.collections.getCachedOrThrow(name)
   deps.iam.checkPolicies(ctx, [
     { operation: 'read', resources: tokensResource(collection.name, options.isArchived) },
   ])
-  auditTouched(ctx, collection)
-  const state: SelectState = options.isArchived ? 'archived' : 'active'
-  const views = await selectTokens(deps, ctx, collection.name, selection, state)
-  return groupTokens(views, options.includeAggregate)
+  const audit = touchedDetails(NO_DETAILS, collection)
+  return withFailureDetails(audit, async () => {
+    const state: SelectState = options.isArchived ? 'archived' : 'active'
+    const views = await selectTokens(deps, ctx, collection.name, selection, state)
+    return { value: groupTokens(views, options.includeAggregate), audit }
+  })
 }

@@ -1,6 +1,7 @@
 // src/core/tokens/export.ts: export tokens (endpoints §4.9): pages of token data sealed with the export key
 import type { TokenData } from '../../contract/tokens.ts'
-import { auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import { type Audited, NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { notInMemoryMode } from '../errors.ts'
 import { decodeCursor, encodeCursor, queryFingerprint } from '../paging/cursor.ts'
@@ -63,7 +64,7 @@ export async function exportTokens(
   ctx: RequestContext,
   name: string,
   options: ExportOptions,
-): Promise<TokenDataPage> {
+): Promise<Audited<TokenDataPage>> {
   if (deps.store.isMemory) throw notInMemoryMode('Exporting tokens')
   const collection = deps.collections.getCachedOrThrow(name)
   const types = typesOf(options.tokenTypes)
@@ -79,29 +80,31 @@ export async function exportTokens(
   const last = views.at(-1)
   const names = views.flatMap((v) => v.row.props)
   deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'detokenize'))
-  auditTouched(ctx, collection, names)
-  const withData = views.filter((v) => v.row.type !== 'pointer')
-  const sealed = await exportValues(
-    deps.exportKeys,
-    openTokens(
-      deps.envelope,
-      withData.map((v) => v.row),
-    ),
-  )
-  const byRow = new Map(withData.map((v, i) => [v.row.rowId, sealed[i]]))
-  const results = views.map((v) => dataOf(v, byRow.get(v.row.rowId)))
-  // Counted at least to 1, so a cap of 0 still leaves a cursor when there is more.
-  const cap = deps.settings.page.maxRemainingCount
-  const left =
-    views.length === size && last !== undefined
-      ? await countActive(deps, ctx, collection.name, types, last.row.rowId, Math.max(cap, 1))
-      : 0
-  const cursor =
-    left > 0 && last !== undefined
-      ? encodeCursor({ createdAt: 0, id: last.row.rowId }, fingerprint)
-      : ''
-  const paging = { size: results.length, remaining_count: Math.min(left, cap), cursor }
-  return { results, paging }
+  const audit = touchedDetails(NO_DETAILS, collection, names)
+  return withFailureDetails(audit, async () => {
+    const withData = views.filter((v) => v.row.type !== 'pointer')
+    const sealed = await exportValues(
+      deps.exportKeys,
+      openTokens(
+        deps.envelope,
+        withData.map((v) => v.row),
+      ),
+    )
+    const byRow = new Map(withData.map((v, i) => [v.row.rowId, sealed[i]]))
+    const results = views.map((v) => dataOf(v, byRow.get(v.row.rowId)))
+    // Counted at least to 1, so a cap of 0 still leaves a cursor when there is more.
+    const cap = deps.settings.page.maxRemainingCount
+    const left =
+      views.length === size && last !== undefined
+        ? await countActive(deps, ctx, collection.name, types, last.row.rowId, Math.max(cap, 1))
+        : 0
+    const cursor =
+      left > 0 && last !== undefined
+        ? encodeCursor({ createdAt: 0, id: last.row.rowId }, fingerprint)
+        : ''
+    const paging = { size: results.length, remaining_count: Math.min(left, cap), cursor }
+    return { value: { results, paging }, audit }
+  })
 }
 
 /** Rows read per step when counting what is left after a page. */

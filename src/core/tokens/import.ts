@@ -1,7 +1,7 @@
 // src/core/tokens/import.ts: exported token data loaded into a collection (endpoints §4.10, tokens.md §14), atomically
 import { randomUUID } from 'node:crypto'
 import type { TokenData } from '../../contract/tokens.ts'
-import { auditTouched } from '../access/checks.ts'
+import { NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { notInMemoryMode, VaultError } from '../errors.ts'
@@ -147,56 +147,58 @@ export async function importTokens(
   if (deps.store.isMemory) throw notInMemoryMode('Importing tokens')
   const collection = deps.collections.getCachedOrThrow(name)
   deps.iam.checkPolicies(ctx, [{ operation: 'write', resources: tokensResource(collection.name) }])
-  auditTouched(ctx, collection)
-  const singleTenant = tenantForCreate(ctx, undefined)
-  const errors: ItemErrors = new Map()
-  const seen = new Set<string>()
-  const rows = new Map<number, TokenRecord>()
-  for (const [index, item] of items.entries()) {
-    const row = attempt(errors, index, () => {
-      checkItem(collection, item, index, deps.settings.maxTags)
-      if (seen.has(item.token_id)) throw tokenIdUsed(item.token_id)
-      return rowOf(collection.name, item, ctx.now, index, singleTenant)
+  const details = touchedDetails(NO_DETAILS, collection)
+  return withFailureDetails(details, async () => {
+    const singleTenant = tenantForCreate(ctx, undefined)
+    const errors: ItemErrors = new Map()
+    const seen = new Set<string>()
+    const rows = new Map<number, TokenRecord>()
+    for (const [index, item] of items.entries()) {
+      const row = attempt(errors, index, () => {
+        checkItem(collection, item, index, deps.settings.maxTags)
+        if (seen.has(item.token_id)) throw tokenIdUsed(item.token_id)
+        return rowOf(collection.name, item, ctx.now, index, singleTenant)
+      })
+      seen.add(item.token_id)
+      if (row !== undefined) rows.set(index, row)
+    }
+    const values = await openFields(deps, exportKey, rows, items)
+    const sealed = sealTokens(
+      deps.envelope,
+      [...values].map(([index, v]) => ({
+        collection: collection.name,
+        rowId: (rows.get(index) as TokenRecord).rowId,
+        values: v,
+      })),
+    )
+    for (const [j, [index, v]] of [...values].entries()) {
+      const row = rows.get(index) as TokenRecord
+      const fingerprint =
+        row.type === 'pci'
+          ? fingerprintOf(deps.envelope, {
+              collection: collection.name,
+              scope: row.scope,
+              values: v,
+              template: row.fptemplate,
+              card: undefined,
+            })
+          : undefined
+      rows.set(index, { ...row, sealed: sealed[j], fingerprint })
+    }
+    try {
+      // Conflicts are looked for even when some items already failed, so all are reported.
+      await deps.audit.transaction(ctx, details, (tx) => writeRows(tx, rows, errors))
+    } catch (error) {
+      if (!(error instanceof BatchRejected)) throw error
+      // Nothing was written: the call, which answers each item's error, is recorded on its own.
+      await deps.audit.record(ctx, details, { status: 200 })
+    }
+    const results = items.map((item, index) => {
+      const error = errors.get(index)
+      return error === undefined
+        ? { token_id: item.token_id, ok: true }
+        : { token_id: item.token_id, ok: false, error }
     })
-    seen.add(item.token_id)
-    if (row !== undefined) rows.set(index, row)
-  }
-  const values = await openFields(deps, exportKey, rows, items)
-  const sealed = sealTokens(
-    deps.envelope,
-    [...values].map(([index, v]) => ({
-      collection: collection.name,
-      rowId: (rows.get(index) as TokenRecord).rowId,
-      values: v,
-    })),
-  )
-  for (const [j, [index, v]] of [...values].entries()) {
-    const row = rows.get(index) as TokenRecord
-    const fingerprint =
-      row.type === 'pci'
-        ? fingerprintOf(deps.envelope, {
-            collection: collection.name,
-            scope: row.scope,
-            values: v,
-            template: row.fptemplate,
-            card: undefined,
-          })
-        : undefined
-    rows.set(index, { ...row, sealed: sealed[j], fingerprint })
-  }
-  try {
-    // Conflicts are looked for even when some items already failed, so all are reported.
-    await deps.audit.transaction(ctx, (tx) => writeRows(tx, rows, errors))
-  } catch (error) {
-    if (!(error instanceof BatchRejected)) throw error
-    // Nothing was written: the call, which answers each item's error, is recorded on its own.
-    await deps.audit.record(ctx, { status: 200 })
-  }
-  const results = items.map((item, index) => {
-    const error = errors.get(index)
-    return error === undefined
-      ? { token_id: item.token_id, ok: true }
-      : { token_id: item.token_id, ok: false, error }
+    return { ok: errors.size === 0, results }
   })
-  return { ok: errors.size === 0, results }
 }

@@ -66,7 +66,11 @@ async function storeAll(
 ): Promise<{ ids: string[]; created: ReadonlyMap<number, string> }> {
   const indexes = items.flatMap((item, i) => (item.store_object === true ? [i] : []))
   if (indexes.length === 0) {
-    const ids = await deps.audit.transaction(ctx, (tx) => write(tx, new Map()))
+    const ids = await deps.audit.transaction(
+      ctx,
+      () => ctx.audit.details,
+      (tx) => write(tx, new Map()),
+    )
     return { ids, created: new Map() }
   }
   const bodies = indexes.map((i) => items[i]?.object.fields ?? {})

@@ -1,7 +1,8 @@
 // src/core/tokens/update.ts: update tokens (endpoints §4.4): metadata of any token, data of pci/randomized groups
 
 import type { UpdateTokenRequest } from '../../contract/tokens.ts'
-import { auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import { NO_DETAILS, touchedDetails, withFailureDetails } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { tokensResource } from '../iam/policy.ts'
@@ -78,64 +79,66 @@ export async function updateTokens(
     deps.iam.checkPolicies(ctx, [
       { operation: 'write', resources: tokensResource(collection.name, options.isArchived) },
     ])
-  auditTouched(ctx, collection, data?.props ?? [])
-  if (body.ensure_unique_tenant_tags?.length)
-    await checkUniqueTags(
-      deps,
-      ctx,
-      collection.name,
-      views.map((v) => ({
-        tags: body.ensure_unique_tenant_tags ?? [],
-        tenantId: v.tenantId,
-        exceptTokenId: v.row.tokenId,
-      })),
-    )
-  const sealed =
-    data === undefined
-      ? []
-      : sealTokens(
-          deps.envelope,
-          views.map((v) => ({
-            collection: collection.name,
-            rowId: v.row.rowId,
-            values: data.values,
-          })),
-        )
-  await deps.audit.transaction(ctx, async (tx) => {
-    await tx.tokens.updateMeta(
-      views.map((v) => ({
-        rowId: v.row.rowId,
-        tags: tags ?? v.row.tags,
-        expiresAt: applyExpiry(v.row.expiresAt, change),
-        modifiedAt: ctx.now,
-      })),
-    )
-    if (data === undefined) return
-    const first = views[0] as TokenView
-    const input = {
-      collection: collection.name,
-      scope: first.row.scope,
-      values: data.values,
-      template: first.row.fptemplate,
-      card: undefined,
-    }
-    const fingerprint =
-      first.row.type === 'randomized' ? undefined : fingerprintOf(deps.envelope, input)
-    await tx.tokens.updateData(
-      views.map((v, i) => ({
-        rowId: v.row.rowId,
-        sealed: sealed[i] as Buffer,
+  const details = touchedDetails(NO_DETAILS, collection, data?.props ?? [])
+  await withFailureDetails(details, async () => {
+    if (body.ensure_unique_tenant_tags?.length)
+      await checkUniqueTags(
+        deps,
+        ctx,
+        collection.name,
+        views.map((v) => ({
+          tags: body.ensure_unique_tenant_tags ?? [],
+          tenantId: v.tenantId,
+          exceptTokenId: v.row.tokenId,
+        })),
+      )
+    const sealed =
+      data === undefined
+        ? []
+        : sealTokens(
+            deps.envelope,
+            views.map((v) => ({
+              collection: collection.name,
+              rowId: v.row.rowId,
+              values: data.values,
+            })),
+          )
+    await deps.audit.transaction(ctx, details, async (tx) => {
+      await tx.tokens.updateMeta(
+        views.map((v) => ({
+          rowId: v.row.rowId,
+          tags: tags ?? v.row.tags,
+          expiresAt: applyExpiry(v.row.expiresAt, change),
+          modifiedAt: ctx.now,
+        })),
+      )
+      if (data === undefined) return
+      const first = views[0] as TokenView
+      const input = {
+        collection: collection.name,
+        scope: first.row.scope,
+        values: data.values,
+        template: first.row.fptemplate,
+        card: undefined,
+      }
+      const fingerprint =
+        first.row.type === 'randomized' ? undefined : fingerprintOf(deps.envelope, input)
+      await tx.tokens.updateData(
+        views.map((v, i) => ({
+          rowId: v.row.rowId,
+          sealed: sealed[i] as Buffer,
+          fingerprint,
+          props: data.props,
+          modifiedAt: ctx.now,
+        })),
+      )
+      if (fingerprint === undefined) return
+      await tx.tokens.releaseReuse(first.row.tokenId)
+      await tx.tokens.setReuse(
+        reuseNamespace(collection.name, first.row.scope),
         fingerprint,
-        props: data.props,
-        modifiedAt: ctx.now,
-      })),
-    )
-    if (fingerprint === undefined) return
-    await tx.tokens.releaseReuse(first.row.tokenId)
-    await tx.tokens.setReuse(
-      reuseNamespace(collection.name, first.row.scope),
-      fingerprint,
-      first.row.tokenId,
-    )
+        first.row.tokenId,
+      )
+    })
   })
 }

@@ -26,6 +26,7 @@ import {
   UpdateTokenRequest,
   UpdateTokensQuery,
 } from '../../contract/tokens.ts'
+import { audited } from '../audited.ts'
 import { styleErrorBody, toErrorResponse } from '../errors.ts'
 import type { RoutesPlugin } from './types.ts'
 
@@ -96,12 +97,14 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: DetokenizedTokens },
       },
     },
-    (req) =>
-      tokens.detokenize(req.ctx, req.params.collection, selectionOf(req.query), {
-        props: req.query.props,
-        includeMetadata: has(req.query.options, 'include_metadata'),
-        includeAggregate: has(req.query.options, 'include_aggregated_data'),
-      }),
+    async (req) =>
+      audited(
+        await tokens.detokenize(req.ctx, req.params.collection, selectionOf(req.query), {
+          props: req.query.props,
+          includeMetadata: has(req.query.options, 'include_metadata'),
+          includeAggregate: has(req.query.options, 'include_aggregated_data'),
+        }),
+      ),
   )
 
   app.post(
@@ -119,11 +122,13 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TokenMetadataList },
       },
     },
-    (req) =>
-      tokens.search(req.ctx, req.params.collection, selectionOf(req.body), {
-        isArchived: has(req.query.options, 'archived'),
-        includeAggregate: has(req.query.options, 'include_aggregated_data'),
-      }),
+    async (req) =>
+      audited(
+        await tokens.search(req.ctx, req.params.collection, selectionOf(req.body), {
+          isArchived: has(req.query.options, 'archived'),
+          includeAggregate: has(req.query.options, 'include_aggregated_data'),
+        }),
+      ),
   )
 
   app.patch(
@@ -224,7 +229,8 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TransactionIdResult },
       },
     },
-    (req) => tokens.byTransaction(req.ctx, req.params.collection, req.params.id),
+    async (req) =>
+      audited(await tokens.byTransaction(req.ctx, req.params.collection, req.params.id)),
   )
 
   app.get(
@@ -241,7 +247,7 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TokensCount },
       },
     },
-    (req) => tokens.count(req.ctx, req.params.collection),
+    async (req) => audited(await tokens.count(req.ctx, req.params.collection)),
   )
 
   app.get(
@@ -258,12 +264,14 @@ export const tokensRoutes: RoutesPlugin = async (app, { services, errorStyle }) 
         response: { 200: TokenDataPage },
       },
     },
-    (req) =>
-      tokens.export(req.ctx, req.params.collection, {
-        pageSize: req.query.page_size,
-        cursor: req.query.cursor,
-        tokenTypes: req.query.token_types,
-      }),
+    async (req) =>
+      audited(
+        await tokens.export(req.ctx, req.params.collection, {
+          pageSize: req.query.page_size,
+          cursor: req.query.cursor,
+          tokenTypes: req.query.token_types,
+        }),
+      ),
   )
 
   app.post(

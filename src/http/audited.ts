@@ -1,0 +1,44 @@
+// src/http/audited.ts: a route's answer together with the audit details of its call
+import {
+  type AuditDetails,
+  type Audited,
+  failureDetails,
+  mergeDetails,
+  NO_DETAILS,
+} from '../core/audit/details.ts'
+import type { RequestContext } from '../core/context.ts'
+
+/** What a route returns for a read that names what it touched; the handler wrapper unwraps it. */
+export class AuditedReply {
+  readonly payload: unknown
+  readonly audit: AuditDetails
+
+  constructor(payload: unknown, audit: AuditDetails) {
+    this.payload = payload
+    this.audit = audit
+  }
+}
+
+/**
+ * Returns a service's audited result from a route: the handler wrapper in `http/server.ts`
+ * records the call with `result.audit`, then sends `result.value`. Typed as the value so the
+ * route keeps its response schema's type.
+ */
+export function audited<T>(result: Audited<T>): T {
+  return new AuditedReply(result.value, result.audit) as unknown as T
+}
+
+/** A handler's return value as the payload to send and the details to record. */
+export function unwrapAudited(
+  returned: unknown,
+  fallback: AuditDetails,
+): Readonly<{ result: unknown; details: AuditDetails }> {
+  return returned instanceof AuditedReply
+    ? { result: returned.payload, details: mergeDetails(fallback, returned.audit) }
+    : { result: returned, details: fallback }
+}
+
+/** The details of a failure record: the call's so far with those the error carries. */
+export function detailsOf(error: unknown, ctx: RequestContext): AuditDetails {
+  return mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+}
