@@ -105,6 +105,12 @@ export function openSqlite(
     dialect: sqliteDialect,
     isMemory,
     description: isMemory ? 'sqlite (in memory)' : `sqlite ${file}`,
+    // An in-memory database lives in its page cache: nothing there may be freed.
+    releaseMemory: isMemory
+      ? undefined
+      : async () => {
+          if (database.isOpen) database.exec('PRAGMA shrink_memory')
+        },
   }
 }
 
