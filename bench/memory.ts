@@ -10,7 +10,9 @@ const ROTATIONS = Number(args.get('rotations') ?? 300)
 const REQUESTS = Number(args.get('requests') ?? 20_000)
 const OBJECTS = Number(args.get('objects') ?? 200)
 const CONCURRENCY = Number(args.get('concurrency') ?? 8)
-const IDLE_MS = Number(args.get('idle-ms') ?? 5000)
+// Idle long enough for the node's idle memory release (src/app-memory.ts: one idle 5 s period
+// after work) to have run: "idle RSS" is what a node holds once traffic stops.
+const IDLE_MS = Number(args.get('idle-ms') ?? 12_000)
 const TIMEOUT_SECONDS = args.get('timeout-seconds') ?? '0.5'
 /** Node options of the node under test, e.g. `--node-options --max-semi-space-size=16`. */
 const NODE_OPTIONS = args.get('node-options')

@@ -129,6 +129,10 @@ export async function startBenchServer(
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
+      // glibc malloc tuning (MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_, …) reaches the node.
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_')),
+      ),
       SVC_DATA_DIR: dataDir,
       SVC_CONFIG_DIR: join(dataDir, 'conf'),
       SVC_BACKING_STORE: 'sqlite',

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { auditSinks } from './app-audit.ts'
 import { createLogger, startupLogger } from './app-logger.ts'
+import { createIdleRelease } from './app-memory.ts'
 import { coreSettings } from './app-settings.ts'
 import { applyGeneratedSecrets, tlsMaterial } from './app-setup.ts'
 import { loadStatelessFiles, openStateless } from './app-stateless.ts'
@@ -26,7 +27,7 @@ import { createOutbound } from './sandbox/outbound.ts'
 import { createQuickJsSandbox } from './sandbox/quickjs-sandbox.ts'
 import { DatabaseUnreachable, waitForDatabase } from './storage/connect.ts'
 import { openDatabase } from './storage/database.ts'
-import type { OpenDatabase, PoolStats, QueryObserver } from './storage/dialects/dialect.ts'
+import type { OpenDatabase, QueryObserver } from './storage/dialects/dialect.ts'
 import { migrate } from './storage/migrate.ts'
 import { createSqlStore } from './storage/sql-store.ts'
 
@@ -77,7 +78,9 @@ async function openStore(
   onQuery: QueryObserver,
   logger: Logger,
   stateless: Readonly<{ kms: Kms; clock: Clock }>,
-): Promise<{ store: Store; poolStats?: () => PoolStats | undefined; seal?: () => void }> {
+): Promise<
+  { store: Store; seal?: () => void } & Pick<OpenDatabase, 'poolStats' | 'releaseMemory'>
+> {
   if (config.database.kind === 'none') {
     const { store, seal } = await openStateless(stateless.kms, stateless.clock, onQuery)
     return { store, seal }
@@ -96,7 +99,7 @@ async function openStore(
     await database.db.destroy()
     throw error
   }
-  return { store: createSqlStore(database), poolStats: database.poolStats }
+  return { ...database, store: createSqlStore(database) }
 }
 
 /**
@@ -213,7 +216,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     if (isTracingSql) server?.log.info({ sql, ms: Math.round(ms * 100) / 100 }, 'sql')
     telemetry.onQuery?.(sql, ms, parameters, error)
   }
-  const { store, poolStats, seal } = await openStore(config, onQuery, startup, {
+  const { store, poolStats, seal, releaseMemory } = await openStore(config, onQuery, startup, {
     kms: rawKms,
     clock,
   })
@@ -288,6 +291,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
   }
   // In-memory mode refuses rotation, so there is never anything to re-encrypt.
   if (!store.isMemory && !seal) services.reencryption.start()
+  const idleRelease = createIdleRelease({ releaseDatabase: releaseMemory })
   return {
     config,
     newAdminKey,
@@ -309,6 +313,7 @@ export async function createApp(configured: Config, options: AppOptions = {}): P
     },
     async close() {
       await app.close()
+      idleRelease.stop()
       await services.jobs.stop()
       await services.sealThread.stop()
       await services.reencryption.stop()

@@ -11,6 +11,11 @@ export type PoolOptions = Readonly<{
   graceMs: number
   /** A worker beyond the first is stopped after being idle this long. */
   idleWorkerMs: number
+  /**
+   * The last worker is stopped after being idle this long: with it go its cached runtimes, whose
+   * WebAssembly memory never shrinks (up to 2.5 × the memory limit each).
+   */
+  lastWorkerIdleMs: number
 }>
 
 /** What a dispatched job needs from its owner: answers to host requests, log lines, the result. */
@@ -79,10 +84,18 @@ export function createPool(options: PoolOptions) {
 
   function settleIdle(slot: Slot) {
     clearTimeout(slot.idleTimer)
-    if (slot.jobs.size > 0 || slots.length <= 1) return
-    slot.idleTimer = setTimeout(() => {
-      if (slot.jobs.size === 0 && slots.length > 1) stop(slot, undefined, 'interrupted')
-    }, options.idleWorkerMs)
+    slot.idleTimer = undefined
+    if (slot.jobs.size > 0 || !slots.includes(slot)) return
+    const isLast = slots.length <= 1
+    slot.idleTimer = setTimeout(
+      () => {
+        if (slot.jobs.size > 0) return
+        stop(slot, undefined, 'interrupted')
+        // The workers left may now be the last one: its own, longer idle time applies.
+        for (const other of slots) settleIdle(other)
+      },
+      isLast ? options.lastWorkerIdleMs : options.idleWorkerMs,
+    )
     slot.idleTimer.unref()
   }
 
@@ -201,6 +214,8 @@ export function createPool(options: PoolOptions) {
         )
       })
     },
+    /** Worker threads running now (tests). */
+    workerCount: (): number => slots.length,
     /** Starts one worker ahead of the first call. */
     warm(): void {
       if (!isClosed && slots.length === 0) settleIdle(spawn())

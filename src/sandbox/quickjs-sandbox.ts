@@ -27,6 +27,9 @@ export type QuickJsSandboxOptions = Readonly<{
   /** Actions (spec proposal: the call timeout). */
   actionTimeLimitMs: number
   maxWorkers: number
+  /** Tests: idle times after which a worker beyond the first, and the last one, stop. */
+  idleWorkerMs?: number
+  lastWorkerIdleMs?: number
   /** Cap on the JSON of one entry's results, and on one host answer. */
   maxResultBytes: number
   /** Sends a bundle's `fetch` requests. */
@@ -71,7 +74,9 @@ function guestFetch(options: QuickJsSandboxOptions) {
   }
 }
 
-export function createQuickJsSandbox(options: QuickJsSandboxOptions): Sandbox {
+export function createQuickJsSandbox(
+  options: QuickJsSandboxOptions,
+): Sandbox & { workerCount(): number } {
   const pool = createPool({
     settings: {
       memoryLimitBytes: options.memoryLimitBytes,
@@ -81,7 +86,9 @@ export function createQuickJsSandbox(options: QuickJsSandboxOptions): Sandbox {
     },
     maxWorkers: options.maxWorkers,
     graceMs: 2000,
-    idleWorkerMs: 60_000,
+    idleWorkerMs: options.idleWorkerMs ?? 60_000,
+    // Long enough that steady use never waits for a new worker (~0.1 s to start one).
+    lastWorkerIdleMs: options.lastWorkerIdleMs ?? 300_000,
   })
   const maxChars = options.maxResultBytes
   const fetch = guestFetch(options)
@@ -164,6 +171,7 @@ export function createQuickJsSandbox(options: QuickJsSandboxOptions): Sandbox {
     },
 
     warm: () => pool.warm(),
+    workerCount: () => pool.workerCount(),
     close: () => pool.close(),
   }
 }

@@ -7,8 +7,12 @@ import { createQuickJsSandbox } from '../../src/sandbox/quickjs-sandbox.ts'
 
 const logged: string[] = []
 
-function sandboxWith(maxWorkers: number) {
+function sandboxWith(
+  maxWorkers: number,
+  idle: { idleWorkerMs?: number; lastWorkerIdleMs?: number } = {},
+) {
   return createQuickJsSandbox({
+    ...idle,
     memoryLimitBytes: 16 * 1_048_576,
     timeLimitMs: 500,
     actionTimeLimitMs: 1000,
@@ -185,5 +189,22 @@ describe('QuickJS sandbox', () => {
     const closed = sandboxWith(1)
     await closed.close()
     expect(await failureOf(closed.inspect(bundle))).toBe('interrupted')
+  })
+
+  it('stops idle workers, the last one too, and starts one again for the next call', async () => {
+    const idling = sandboxWith(2, { idleWorkerMs: 20, lastWorkerIdleMs: 100 })
+    const count = () => idling.call({ bundle, function: 'count', type: 'normalizer', inputs: [[]] })
+    // Two calls at once: the second finds the first worker busy and starts another.
+    const calls = Promise.all([count(), count()])
+    expect(idling.workerCount()).toBe(2)
+    await calls
+    const until = async (workers: number) => {
+      while (idling.workerCount() > workers) await new Promise((r) => setTimeout(r, 10))
+    }
+    await until(0)
+    // A new worker, with a fresh runtime: the counter starts again.
+    expect((await count())[0]).toEqual({ ok: true, value: 1 })
+    expect(idling.workerCount()).toBe(1)
+    await idling.close()
   })
 })

@@ -124,6 +124,8 @@ export type OpenDatabase = {
   readonly description: string
   /** PostgreSQL's pool counts (metrics); SQLite has no pool. */
   readonly poolStats?: () => PoolStats | undefined
+  /** Frees what the engine caches in this process (SQLite's page cache); refilled on demand. */
+  readonly releaseMemory?: () => Promise<void>
 }
 
 /** Connections of the PostgreSQL pool; undefined before the pool exists. */
