@@ -1,4 +1,4 @@
-// src/app-memory.ts: gives memory back once the node goes idle after a busy stretch (docs/adr/0020)
+// src/app-memory.ts: gives memory back once the node goes idle after a busy stretch (docs/adr/0021)
 import { performance } from 'node:perf_hooks'
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
