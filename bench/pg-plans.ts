@@ -6,7 +6,8 @@ import type { PagePosition } from '../src/core/paging/cursor.ts'
 import { openDatabase } from '../src/storage/database.ts'
 import { PREPARED } from '../src/storage/dialects/dialect.ts'
 import { createObjectSearch } from '../src/storage/repos/object-search.ts'
-import { batchOf, COLLECTION, ssnOf } from './data.ts'
+import { COLLECTION, ssnOf } from './data.ts'
+import { call, loadPeople, REASON } from './http.ts'
 import { type Latency, measure } from './latency.ts'
 import { type BenchServer, startBenchServer } from './server.ts'
 
@@ -17,35 +18,6 @@ const { values: args } = parseArgs({
     explain: { type: 'boolean', default: false },
   },
 })
-
-const BATCH = 1000
-const REASON = 'reason=AppFunctionality'
-const HEADERS = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
-
-function call(server: BenchServer, method: string, path: string, body?: unknown) {
-  const init = {
-    method,
-    headers: HEADERS,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }
-  return fetch(`${server.baseUrl}/api/pvlt/1.0${path}`, init)
-}
-
-async function expectOk(res: Response): Promise<string> {
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${res.status} ${text.slice(0, 300)}`)
-  return text
-}
-
-async function load(server: BenchServer, count: number): Promise<void> {
-  await expectOk(await call(server, 'POST', '/ctl/collections', COLLECTION))
-  for (let start = 0; start < count; start += BATCH) {
-    const body = batchOf(start, Math.min(BATCH, count - start))
-    const res = await call(server, 'POST', `/data/collections/people/bulk/objects?${REASON}`, body)
-    if (!JSON.parse(await expectOk(res)).ok) throw new Error('bulk add failed')
-    if (start % 20_000 === 0) process.stderr.write(`  loaded ${start}/${count}\r`)
-  }
-}
 
 const show = (l: Latency) => `p50 ${l.p50} ms, p99 ${l.p99} ms`
 
@@ -200,7 +172,7 @@ async function main() {
     SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '1h',
   })
   try {
-    await load(server, count)
+    await loadPeople(server, COLLECTION, count)
     const client = new pg.Client({ connectionString: server.pgUrl })
     await client.connect()
     const ids = (

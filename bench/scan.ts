@@ -1,6 +1,7 @@
 // bench/scan.ts: searches that scan (match on an encrypted property without is_index) over HTTP (see bench/README.md)
 import { parseArgs } from 'node:util'
-import { batchOf, COLLECTION, ssnOf } from './data.ts'
+import { COLLECTION, ssnOf } from './data.ts'
+import { call, loadPeople, REASON } from './http.ts'
 import { type Latency, measure } from './latency.ts'
 import { type BenchServer, type Engine, pgAdmin, startBenchServer } from './server.ts'
 
@@ -24,40 +25,6 @@ const SCANNED = {
   ),
 }
 
-const BATCH = 1000
-const REASON = 'reason=AppFunctionality'
-const HEADERS = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
-
-function call(
-  server: BenchServer,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Response> {
-  const init = {
-    method,
-    headers: HEADERS,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }
-  return fetch(`${server.baseUrl}/api/pvlt/1.0${path}`, init)
-}
-
-async function expectOk(res: Response): Promise<string> {
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${res.status} ${text.slice(0, 300)}`)
-  return text
-}
-
-async function load(server: BenchServer, count: number): Promise<void> {
-  await expectOk(await call(server, 'POST', '/ctl/collections', SCANNED))
-  for (let start = 0; start < count; start += BATCH) {
-    const body = batchOf(start, Math.min(BATCH, count - start))
-    const res = await call(server, 'POST', `/data/collections/people/bulk/objects?${REASON}`, body)
-    if (!JSON.parse(await expectOk(res)).ok) throw new Error('bulk add failed')
-    if (start % 20_000 === 0) process.stderr.write(`  loaded ${start}/${count}\r`)
-  }
-}
-
 const search = (server: BenchServer, body: unknown, query = 'props=name') =>
   call(server, 'POST', `/data/collections/people/query/objects?${REASON}&${query}`, body)
 
@@ -72,7 +39,7 @@ async function scenario(engine: Engine, count: number, requests: number) {
     SVC_SERVICE_SUBSTRING_INDEX_REFRESH_INTERVAL: '1h',
   })
   try {
-    await load(server, count)
+    await loadPeople(server, SCANNED, count)
     // Autovacuum is off on the benchmark machine: without statistics PostgreSQL plans a batch as
     // a bitmap scan and sort of the whole rest of the collection (0.75 s instead of 1.5 ms).
     if (engine === 'postgres') await pgAdmin('ANALYZE objects', server.pgUrl)
