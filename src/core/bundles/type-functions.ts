@@ -99,25 +99,41 @@ export function createTypeFunctions(deps: TypeFunctionsDeps): CustomTypeFunction
         ? callError(failure, bundle, fn)
         : rejected(property, `${bundle}.${fn}`, lowerFirst(callError(failure, bundle, fn).message))
 
+  /** One sandbox entry of a validator or normalizer over `values`, one input each. */
+  const runEach = (
+    ctx: RequestContext,
+    property: Property,
+    reference: string,
+    type: 'validator' | 'normalizer',
+    values: readonly unknown[],
+  ) => run(ctx, reference, type, { inputs: values.map((v) => [v]) }, checkFailure(property.name))
+
+  /** A value whose function call failed (threw, or returned what is not JSON). */
+  const failed = (
+    property: Property,
+    reference: string,
+    type: 'validator' | 'normalizer',
+    outcome: CallOutcome | undefined,
+  ): ValueCheck => ({
+    ok: false,
+    error: rejected(
+      property.name,
+      reference,
+      `the ${type} ${reference} failed: ${failedBecause(outcome)}`,
+    ),
+  })
+
   async function validate(
     ctx: RequestContext,
     property: Property,
     reference: string,
     values: readonly unknown[],
   ) {
-    const outcomes = await run(
-      ctx,
-      reference,
-      'validator',
-      { inputs: values.map((v) => [v]) },
-      checkFailure(property.name),
-    )
+    const outcomes = await runEach(ctx, property, reference, 'validator', values)
     return values.map((value, i): ValueCheck => {
       const outcome = outcomes[i]
-      if (outcome === undefined || !outcome.ok) {
-        const why = `the validator ${reference} failed: ${failedBecause(outcome)}`
-        return { ok: false, error: rejected(property.name, reference, why) }
-      }
+      if (outcome === undefined || !outcome.ok)
+        return failed(property, reference, 'validator', outcome)
       if (outcome.value === true) return { ok: true, value }
       const why =
         outcome.value === false
@@ -133,19 +149,11 @@ export function createTypeFunctions(deps: TypeFunctionsDeps): CustomTypeFunction
     reference: string,
     values: readonly unknown[],
   ) {
-    const outcomes = await run(
-      ctx,
-      reference,
-      'normalizer',
-      { inputs: values.map((v) => [v]) },
-      checkFailure(property.name),
-    )
+    const outcomes = await runEach(ctx, property, reference, 'normalizer', values)
     return values.map((_, i): ValueCheck => {
       const outcome = outcomes[i]
-      if (outcome === undefined || !outcome.ok) {
-        const why = `the normalizer ${reference} failed: ${failedBecause(outcome)}`
-        return { ok: false, error: rejected(property.name, reference, why) }
-      }
+      if (outcome === undefined || !outcome.ok)
+        return failed(property, reference, 'normalizer', outcome)
       try {
         // The normalized value must still be a valid value of the base type (data-model §8).
         const value = deps.types.validate(property, outcome.value)
