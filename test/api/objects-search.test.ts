@@ -325,6 +325,29 @@ describeEngines('substring index after bulk writes', (engine) => {
   })
   afterAll(() => server.close())
 
+  it('keeps a write queued when a background round stops between its slices', async () => {
+    const items = Array.from({ length: 120 }, (_, i) => ({
+      name: `Sliced Person ${i}`,
+      ssn: `310-40-${String(1000 + i)}`,
+    }))
+    expect((await ok(people.addMany(items))).ok).toBe(true)
+    const { store, services } = server.app
+    expect(await store.substring.countPending('people')).toBe(120)
+    // Stopped after its first slice (the signal is checked between slices): the write stays
+    // queued whole, and the grams already written are replaced when it is indexed again.
+    const stopping = new AbortController()
+    const round = services.substring.run(stopping.signal)
+    stopping.abort()
+    await round
+    expect(await store.substring.countPending('people')).toBe(120)
+    await services.substring.run(new AbortController().signal)
+    expect(await store.substring.countPending('people')).toBe(0)
+    // Objects of the first slice and of the last.
+    expect(await like('*sliced person 4*')).toHaveLength(11)
+    expect(await like('*sliced person 11*')).toHaveLength(11)
+    expect(await like('*sliced person 119*')).toEqual(['Sliced Person 119'])
+  })
+
   it('queues a bulk add in a few entries and finds every object once they are indexed', async () => {
     const items = Array.from({ length: 600 }, (_, i) => ({
       name: personName(i),
