@@ -11,7 +11,7 @@ declare module 'autocannon' {
     /** Requests per second over all connections (paced load). */
     overallRate?: number
   }
-  export type Histogram = { average: number; p50: number; p99: number }
+  export type Histogram = { average: number; p50: number; p99: number; max: number }
   export type Result = {
     /** `total`: requests answered over the whole run. */
     requests: Histogram & { total: number }

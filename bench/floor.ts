@@ -1,0 +1,178 @@
+// bench/floor.ts: the least a durable one-item tokenize must do, as a bare node:http server (issue 19 item 4)
+import {
+  createCipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { loadMigrations } from '../src/storage/migrate.ts'
+
+/** The API key the floor accepts (the dev-mode Admin key of the vault). */
+const KEY = 'pvaultauth'
+
+export type Floor = Readonly<{ url: string; close(): Promise<void> }>
+
+type Pending = Readonly<{ res: ServerResponse; tokenId: string; sealed: Buffer; record: string }>
+
+/**
+ * A server that does, per tokenize call, what the vault cannot skip and nothing else: reads the
+ * body, authenticates the bearer key against the database (SHA-256, a prepared SELECT, a
+ * constant-time compare), checks the one item's shape, seals its fields (AES-256-CTR with a
+ * random IV, then HMAC-SHA256 over the associated data, IV and ciphertext), claims a random
+ * token ID and inserts the token row and an audit row. The calls of one event-loop turn share one
+ * transaction and one WAL sync (`synchronous = FULL`), like the vault's group commit, but without
+ * savepoints: a failing call would fail its group. Same tables and indexes (the vault's SQLite
+ * migrations) and pragmas as the vault. No routing, policies, schemas or logging.
+ */
+export async function startFloor(): Promise<Floor> {
+  const dir = mkdtempSync(join(tmpdir(), 'strongroom-floor-'))
+  const db = new DatabaseSync(join(dir, 'floor.db'))
+  for (const pragma of [
+    'journal_mode = WAL',
+    'synchronous = FULL',
+    'foreign_keys = ON',
+    'cache_size = -65536',
+    'wal_autocheckpoint = 10000',
+  ])
+    db.exec(`PRAGMA ${pragma}`)
+  for (const migration of loadMigrations('sqlite')) db.exec(migration.sql)
+  const keyHash = createHash('sha256').update(KEY).digest()
+  db.prepare('INSERT INTO api_keys (username, key_hash, created_at) VALUES (?, ?, ?)').run(
+    'Admin',
+    keyHash,
+    Date.now() * 1000,
+  )
+  const findKey = db.prepare(
+    'SELECT username, key_hash, expires_at FROM api_keys WHERE key_hash = ?',
+  )
+  const claim = db.prepare(
+    'INSERT INTO token_ids (collection, token_id, type) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING token_id',
+  )
+  const insertToken = db.prepare(
+    `INSERT INTO tokens (row_id, collection, token_id, type, scope, props, object_id, tenant_id,
+       sealed, fingerprint, tags, created_at, modified_at, expires_at, fptemplate, fpprops,
+       transaction_id) VALUES (?, 'people', ?, 'randomized', '', ?, NULL, NULL, ?, NULL, '[]', ?, ?,
+       NULL, NULL, NULL, NULL)`,
+  )
+  const insertAudit = db.prepare(
+    `INSERT INTO audit_events (event_id, time, request_id, username, operation, collection,
+       outcome, status, record) VALUES (?, ?, ?, 'Admin', 'tokenize', 'people', 'success', 200, ?)`,
+  )
+  const dataKey = randomBytes(32)
+  const macKey = randomBytes(32)
+
+  function seal(plaintext: string, aad: string): Buffer {
+    const iv = randomBytes(16)
+    const cipher = createCipheriv('aes-256-ctr', dataKey, iv)
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+    const tag = createHmac('sha256', macKey).update(aad).update(iv).update(body).digest()
+    return Buffer.concat([iv, body, tag])
+  }
+
+  let group: Pending[] = []
+  function commitGroup(): void {
+    const members = group
+    group = []
+    const now = Date.now() * 1000
+    db.exec('BEGIN')
+    for (const member of members) {
+      claim.all('people', member.tokenId, 'randomized')
+      insertToken.run(
+        randomUUID(),
+        member.tokenId,
+        '["email","name","ssn"]',
+        member.sealed,
+        now,
+        now,
+      )
+      insertAudit.run(randomUUID(), now, randomUUID(), member.record)
+    }
+    db.exec('COMMIT')
+    for (const member of members) answer(member.res, 200, `[{"token_id":"${member.tokenId}"}]`)
+  }
+
+  function answer(res: ServerResponse, status: number, body: string): void {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    })
+    res.end(body)
+  }
+
+  function isAuthenticated(req: IncomingMessage): boolean {
+    const header = req.headers.authorization ?? ''
+    if (!header.startsWith('Bearer ')) return false
+    const hash = createHash('sha256').update(header.slice(7)).digest()
+    const row = findKey.get(hash) as { key_hash: Uint8Array } | undefined
+    return row !== undefined && timingSafeEqual(Buffer.from(row.key_hash), hash)
+  }
+
+  /** The item's fields, or the status of the refusal. */
+  function fieldsOf(req: IncomingMessage, text: string): Record<string, string> | 400 | 401 {
+    if (!isAuthenticated(req)) return 401
+    let items: unknown
+    try {
+      items = JSON.parse(text)
+    } catch {
+      return 400
+    }
+    const [item] = Array.isArray(items) ? items : []
+    const fields = (item as { object?: { fields?: unknown } } | undefined)?.object?.fields
+    if (
+      !Array.isArray(items) ||
+      items.length !== 1 ||
+      typeof fields !== 'object' ||
+      fields === null ||
+      !Object.values(fields).every((value) => typeof value === 'string')
+    )
+      return 400
+    return fields as Record<string, string>
+  }
+
+  function tokenize(req: IncomingMessage, res: ServerResponse, text: string): void {
+    const fields = fieldsOf(req, text)
+    if (typeof fields === 'number') {
+      answer(res, fields, `{"error_code":"${fields === 401 ? 'ERR1005' : 'ERR1012'}"}`)
+      return
+    }
+    const tokenId = randomUUID()
+    const record = JSON.stringify({
+      event_id: randomUUID(),
+      time: new Date().toISOString(),
+      user: 'Admin',
+      operation: 'tokenize',
+      collection: 'people',
+      properties: Object.keys(fields).sort(),
+      reason: 'AppFunctionality',
+      outcome: 'success',
+      status: 200,
+    })
+    group.push({ res, tokenId, sealed: seal(JSON.stringify(fields), `people\0${tokenId}`), record })
+    if (group.length === 1) setImmediate(commitGroup)
+  }
+
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => tokenize(req, res, Buffer.concat(chunks).toString('utf8')))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      db.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,66 @@
+// bench/vs-floor.ts: one-item tokenize on SQLite against the floor server (bench/floor.ts), rounds alternating
+import autocannon from 'autocannon'
+import { startFloor } from './floor.ts'
+import { CONNECTIONS, DURATION, startInProcess } from './in-process.ts'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const HEADERS = { authorization: 'Bearer pvaultauth', 'content-type': 'application/json' }
+const BODY = JSON.stringify([
+  {
+    type: 'randomized',
+    object: { fields: { name: 'Jo Doe', ssn: '123-45-6789', email: 'jo@example.com' } },
+  },
+])
+
+type Figure = { rate: number; p50: number; p99: number; failed: number }
+
+async function load(url: string, seconds: number): Promise<Figure> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: HEADERS,
+    body: BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // The load generator runs on its own thread, not on the servers' event loop.
+    workers: 1,
+  })
+  return {
+    rate: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.timeouts,
+  }
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+
+// Both servers in this process, as bench/tokens.ts runs the vault: only one is loaded at a time.
+const vault = await startInProcess({ SVC_BACKING_STORE: 'sqlite' })
+const floor = await startFloor()
+const targets = {
+  floor: floor.url,
+  vault: `${vault.base}/data/collections/people/tokens?reason=AppFunctionality`,
+}
+for (const url of Object.values(targets)) await load(url, 3) // warm-up: JIT, caches
+console.log(
+  `one-item tokenize, SQLite (synchronous = FULL, grouped commits), ${CONNECTIONS} connections, ${DURATION} s a run, ${ROUNDS} rounds`,
+)
+const ratios: number[] = []
+for (let round = 0; round < ROUNDS; round++) {
+  // The order alternates, so that the machine's drift falls on both alike.
+  const order = round % 2 === 0 ? (['floor', 'vault'] as const) : (['vault', 'floor'] as const)
+  const figures: Partial<Record<'floor' | 'vault', Figure>> = {}
+  for (const name of order) figures[name] = await load(targets[name], DURATION)
+  const { floor: f, vault: v } = figures as Record<'floor' | 'vault', Figure>
+  ratios.push(v.rate / f.rate)
+  const show = (x: Figure) =>
+    `${Math.round(x.rate)} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, failed ${x.failed}`
+  console.log(
+    `round ${round + 1}: floor ${show(f)} | vault ${show(v)} | vault ÷ floor ${(v.rate / f.rate).toFixed(2)}`,
+  )
+}
+console.log(`median vault ÷ floor: ${median(ratios).toFixed(2)}`)
+await vault.close()
+await floor.close()
