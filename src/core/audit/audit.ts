@@ -1,12 +1,13 @@
 // src/core/audit/audit.ts: the one audit path every operation goes through
 import { randomUUID } from 'node:crypto'
 import type { RequestContext } from '../context.ts'
+import { VaultError } from '../errors.ts'
 import type { Repos, Store } from '../store.ts'
 import { type Clock, formatNano } from '../time.ts'
 import { chainStartJson } from './chain.ts'
 import type { AuditDetails } from './details.ts'
 import type { AuditRow } from './store.ts'
-import { createSinkWriter, type SinkFailure } from './writer.ts'
+import { createSinkWriter, type SinkFailure, unavailable } from './writer.ts'
 
 /**
  * Where JSON-lines audit records go (stdout or a file); provided by the composition root.
@@ -157,8 +158,14 @@ export function createAuditService(deps: AuditDeps) {
       failed.length === 0 ||
       (deps.require === 'any' && (failed.length < results.length || inTx.length > 0))
     if (!isMet) throw failed[0]?.reason
-    // A statement that fails inside the transaction fails the transaction, whatever the rule.
-    for (const { writer } of inTx) await tx?.audit.insert(await writer.linkNow([row]))
+    // A statement that fails inside the transaction fails the transaction, whatever the rule:
+    // 503 ERR1014 as when the sink fails on its own, unless the database itself is out (its
+    // own 503) or the call's time ran out.
+    for (const { writer } of inTx)
+      await tx?.audit.insert(await writer.linkNow([row])).catch((error: unknown) => {
+        if (error instanceof VaultError) throw error
+        throw unavailable(writer.name, 'could not record the call in the database', error)
+      })
     recorded.add(ctx)
   }
 

@@ -27,7 +27,7 @@ type Pending = {
   isSettled: boolean
 }
 
-function unavailable(sink: string, detail: string, cause?: unknown): VaultError {
+export function unavailable(sink: string, detail: string, cause?: unknown): VaultError {
   return new VaultError('auditUnavailable', {
     message: `The audit sink "${sink}" ${detail}, so the call was refused; retry once the sink works again (see the service log).`,
     context: { sink },
