@@ -1,9 +1,11 @@
 // test/storage/sqlite.test.ts: the Store contract on SQLite, in memory and in a WAL file
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, open, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/storage/database.ts'
+import { openSqlite } from '../../src/storage/dialects/sqlite.ts'
 import { sql } from '../../src/storage/kysely.ts'
 import { latestVersion, migrate } from '../../src/storage/migrate.ts'
 import { openTestStore } from '../helpers/store.ts'
@@ -43,17 +45,85 @@ describe('SQLite migrations', () => {
 })
 
 describe('SQLite durability', () => {
-  const syncOf = async (synchronous?: 'full' | 'normal') => {
-    const database = openDatabase({ kind: 'sqlite', file: join(dir, 'sync.db'), synchronous })
-    const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(database.db)
-    await database.db.destroy()
-    return rows[0]?.synchronous
+  /** A WAL sync that, while held, waits for `release` before it syncs the real file. */
+  function heldSync() {
+    let gate: PromiseWithResolvers<void> | undefined
+    const held = {
+      calls: 0,
+      failWith: undefined as Error | undefined,
+      hold: () => {
+        gate = Promise.withResolvers<void>()
+      },
+      release: () => {
+        gate?.resolve()
+        gate = undefined
+      },
+    }
+    const factory = (file: string) => async () => {
+      held.calls++
+      await gate?.promise
+      if (held.failWith !== undefined) throw held.failWith
+      const handle = await open(`${file}-wal`, 'r')
+      await handle.datasync()
+      await handle.close()
+    }
+    return { held, factory }
+  }
+  const settled = async (promise: Promise<unknown>) => {
+    let isSettled = false
+    void promise.then(
+      () => {
+        isSettled = true
+      },
+      () => {
+        isSettled = true
+      },
+    )
+    await sleep(30)
+    return isSettled
   }
 
-  it('syncs the WAL at every commit (FULL) unless NORMAL is asked for', async () => {
-    expect(await syncOf()).toBe(2)
-    expect(await syncOf('full')).toBe(2)
-    expect(await syncOf('normal')).toBe(1)
+  it('answers a write and a read only once the WAL holding the commit is synced', async () => {
+    const { held, factory } = heldSync()
+    const { db } = openSqlite(join(dir, 'held.db'), {}, 'full', factory)
+    await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
+    const callsBefore = held.calls
+    held.hold()
+    const write = db.transaction().execute((trx) => sql`INSERT INTO t VALUES ('a')`.execute(trx))
+    expect(await settled(write)).toBe(false)
+    expect(held.calls).toBe(callsBefore + 1)
+    // Committed, not yet synced: a read of it waits for the same sync.
+    const read = sql<{ k: string }>`SELECT k FROM t`.execute(db)
+    expect(await settled(read)).toBe(false)
+    held.release()
+    await write
+    expect((await read).rows).toEqual([{ k: 'a' }])
+    await db.destroy()
+  })
+
+  it('fails the callers of a group whose sync fails', async () => {
+    const { held, factory } = heldSync()
+    const { db } = openSqlite(join(dir, 'failing.db'), {}, 'full', factory)
+    await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
+    held.hold()
+    held.failWith = new Error('EIO: the disk went away')
+    const write = db.transaction().execute((trx) => sql`INSERT INTO t VALUES ('a')`.execute(trx))
+    await sleep(10)
+    held.release()
+    await expect(write).rejects.toThrow(/EIO/)
+    held.failWith = undefined
+    await db.destroy()
+  })
+
+  it('makes no sync of its own with SVC_DB_SQLITE_SYNCHRONOUS=normal, nor SQLite one', async () => {
+    const { held, factory } = heldSync()
+    const { db } = openSqlite(join(dir, 'normal.db'), {}, 'normal', factory)
+    await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
+    await db.transaction().execute((trx) => sql`INSERT INTO t VALUES ('a')`.execute(trx))
+    expect(held.calls).toBe(0)
+    const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db)
+    expect(rows[0]?.synchronous).toBe(1)
+    await db.destroy()
   })
 
   it('commits concurrent transactions together, each with its own outcome', async () => {

@@ -16,6 +16,9 @@ const READ_ONLY = /^\s*(\/\*.*?\*\/\s*)?select\b/i
 
 type Member = Readonly<{ resolve: () => void; reject: (error: unknown) => void }>
 
+/** Makes the WAL's committed frames durable (fdatasync of the `-wal` file, on libuv's threads). */
+export type SyncWal = () => Promise<void>
+
 /**
  * Kysely's SQLite driver, with group commit. SQLite has one connection, used by one caller at a
  * time (a call's transaction, or one statement outside a transaction). With `synchronous =
@@ -29,6 +32,13 @@ type Member = Readonly<{ resolve: () => void; reject: (error: unknown) => void }
  * others' writes were not yet committed) gets its result only after the group's COMMIT, and the
  * COMMIT's error if it fails. An error that makes SQLite roll the whole transaction back (a full
  * disk, an I/O error) fails every caller of the group, as it would have failed each of them.
+ *
+ * With `syncWal` (the durable default, ADR 0019), SQLite runs with `synchronous = NORMAL` and the
+ * sync that FULL would make inside COMMIT, on the event loop, is made here after it, on libuv's
+ * threads: the callers of a group get their results once the WAL holding their COMMIT is synced,
+ * while the next group's calls already run. Syncs do not overlap; the groups that commit while
+ * one runs share the next. A caller that only read waits for the sync in flight, if any, so it
+ * never answers with data that a power loss could still take back.
  */
 export class GroupCommitDriver implements Driver {
   readonly #db: SqliteDatabase
@@ -46,10 +56,15 @@ export class GroupCommitDriver implements Driver {
   #hasFailed = false
   /** The current caller is inside its transaction (its savepoint). */
   #isInCall = false
+  readonly #syncWal: SyncWal | undefined
+  /** The WAL sync in progress, and the one that starts after it for the groups since. */
+  #syncing: Promise<void> | undefined
+  #nextSync: Promise<void> | undefined
 
-  constructor(db: SqliteDatabase, isInTransaction: () => boolean) {
+  constructor(db: SqliteDatabase, isInTransaction: () => boolean, syncWal?: SyncWal) {
     this.#db = db
     this.#isInTransaction = isInTransaction
+    this.#syncWal = syncWal
     this.#connection = {
       executeQuery: async <R>(query: CompiledQuery) => this.#execute(query) as QueryResult<R>,
       streamQuery: () => {
@@ -91,6 +106,8 @@ export class GroupCommitDriver implements Driver {
   async releaseConnection(): Promise<void> {
     if (!this.#isOpen) {
       this.#unlock()
+      // What it read may be committed but not yet synced: it answers once it is.
+      await this.#lastSync()?.catch(() => {})
       return
     }
     if (this.#hasFailed) {
@@ -108,6 +125,7 @@ export class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     if (this.#isOpen) await this.#commitGroup()
+    await this.#lastSync()?.catch(() => {})
     this.#db.close()
   }
 
@@ -178,12 +196,13 @@ export class GroupCommitDriver implements Driver {
     this.#isCommitScheduled = false
     const members = this.#members
     this.#members = []
+    let isCommitted = false
     try {
       if (this.#isOpen) {
         this.#isOpen = false
         this.#runStatement(this.#db.prepare('COMMIT'), [])
+        isCommitted = true
       }
-      for (const member of members) member.resolve()
     } catch (error) {
       try {
         if (this.#isInTransaction()) this.#runStatement(this.#db.prepare('ROLLBACK'), [])
@@ -191,9 +210,45 @@ export class GroupCommitDriver implements Driver {
         // Nothing more to undo.
       }
       for (const member of members) member.reject(error)
+      return
     } finally {
       this.#unlock()
     }
+    if (!isCommitted || this.#syncWal === undefined) {
+      for (const member of members) member.resolve()
+      return
+    }
+    this.#sync().then(
+      () => {
+        for (const member of members) member.resolve()
+      },
+      (error: unknown) => {
+        for (const member of members) member.reject(error)
+      },
+    )
+  }
+
+  /** A sync that starts after every COMMIT made so far; groups waiting for one share it. */
+  #sync(): Promise<void> {
+    if (this.#nextSync !== undefined) return this.#nextSync
+    const syncWal = this.#syncWal
+    if (syncWal === undefined) return Promise.resolve()
+    const start = (): Promise<void> => {
+      this.#nextSync = undefined
+      const running = syncWal().finally(() => {
+        if (this.#syncing === running) this.#syncing = undefined
+      })
+      this.#syncing = running
+      return running
+    }
+    if (this.#syncing === undefined) return start()
+    this.#nextSync = this.#syncing.catch(() => {}).then(start)
+    return this.#nextSync
+  }
+
+  /** The sync that will cover every COMMIT made so far, if one is pending. */
+  #lastSync(): Promise<void> | undefined {
+    return this.#nextSync ?? this.#syncing
   }
 
   #unlock(): void {

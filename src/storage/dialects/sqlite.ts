@@ -1,10 +1,11 @@
 // src/storage/dialects/sqlite.ts: SQLite (node:sqlite): opening a database file, and the SQL that differs from PostgreSQL
 import { mkdirSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { Driver, SqliteDatabase, SqliteStatement } from 'kysely'
 import { CompiledQuery, Kysely, SqliteDialect, sql } from '../kysely.ts'
-import { fromSqliteError } from '../outages.ts'
+import { databaseUnavailable, fromSqliteError } from '../outages.ts'
 import type { Tables } from '../schema.ts'
 import {
   kyselyLog,
@@ -14,7 +15,7 @@ import {
   type RowsShape,
   type SqlDialect,
 } from './dialect.ts'
-import { GroupCommitDriver } from './sqlite-group.ts'
+import { GroupCommitDriver, type SyncWal } from './sqlite-group.ts'
 
 const STATEMENT_CACHE_SIZE = 500
 /** The page cache's limit: negative is KiB (64 MiB), see openSqlite. */
@@ -61,17 +62,40 @@ function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
 class GroupCommitDialect extends SqliteDialect {
   readonly #database: SqliteDatabase
   readonly #isInTransaction: () => boolean
+  readonly #syncWal: SyncWal | undefined
   constructor(
     config: ConstructorParameters<typeof SqliteDialect>[0],
     database: SqliteDatabase,
     isInTransaction: () => boolean,
+    syncWal: SyncWal | undefined,
   ) {
     super(config)
     this.#database = database
     this.#isInTransaction = isInTransaction
+    this.#syncWal = syncWal
   }
   override createDriver(): Driver {
-    return new GroupCommitDriver(this.#database, this.#isInTransaction)
+    return new GroupCommitDriver(this.#database, this.#isInTransaction, this.#syncWal)
+  }
+}
+
+/** fdatasync of the database's WAL file, opened for each sync (on libuv's threads). */
+function walFileSync(file: string): SyncWal {
+  const wal = `${file}-wal`
+  return async () => {
+    try {
+      const handle = await open(wal, 'r')
+      try {
+        await handle.datasync()
+      } finally {
+        await handle.close()
+      }
+    } catch (error) {
+      throw databaseUnavailable(
+        error,
+        'The database could not be synced to disk, so the write may not be durable; check the disk of the data directory.',
+      )
+    }
   }
 }
 
@@ -80,16 +104,21 @@ export function openSqlite(
   file: string,
   options: OpenOptions,
   synchronous: 'full' | 'normal' = 'full',
+  syncWal: (file: string) => SyncWal = walFileSync,
 ): OpenDatabase {
   const isMemory = file === ':memory:'
   if (!isMemory) mkdirSync(dirname(file), { recursive: true })
   const database = new DatabaseSync(file)
   database.exec('PRAGMA journal_mode = WAL')
-  // FULL: the WAL is synced at every commit, so an acknowledged write survives power loss; the
-  // commits of concurrent calls are grouped (sqlite-group.ts), one sync per group. NORMAL
-  // (SVC_DB_SQLITE_SYNCHRONOUS=normal) syncs only at checkpoints: the last acknowledged writes
-  // before a power loss or OS crash may be lost (never on a crash of the process alone).
-  database.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`)
+  // Durable by default: the WAL is synced after every commit before its callers get their
+  // results, so an acknowledged write survives power loss; the commits of concurrent calls are
+  // grouped (sqlite-group.ts), one sync per group. SQLite itself runs with NORMAL and the group
+  // driver makes the sync FULL would make, off the event loop (ADR 0019).
+  // SVC_DB_SQLITE_SYNCHRONOUS=normal makes no such sync: the WAL reaches the disk only at
+  // checkpoints, so the last acknowledged writes before a power loss or OS crash may be lost
+  // (never on a crash of the process alone).
+  const isSynced = synchronous === 'full' && !isMemory
+  database.exec(`PRAGMA synchronous = ${isMemory ? 'FULL' : 'NORMAL'}`)
   database.exec('PRAGMA foreign_keys = ON')
   database.exec('PRAGMA busy_timeout = 5000')
   // Index inserts land on random pages (blind-index digests, UUIDs): a 64 MiB page cache and a
@@ -99,7 +128,12 @@ export function openSqlite(
   database.exec('PRAGMA wal_autocheckpoint = 10000')
   const adapter = sqliteAdapter(database)
   const db = new Kysely<Tables>({
-    dialect: new GroupCommitDialect({ database: adapter }, adapter, () => database.isTransaction),
+    dialect: new GroupCommitDialect(
+      { database: adapter },
+      adapter,
+      () => database.isTransaction,
+      isSynced ? syncWal(file) : undefined,
+    ),
     log: kyselyLog(options),
   })
   return {
