@@ -8,12 +8,12 @@ import {
   timingSafeEqual,
 } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
-import { loadMigrations } from '../src/storage/migrate.ts'
+import { openVaultTables } from './raw-tokens.ts'
 
 /** The API key the floor accepts (the dev-mode Admin key of the vault). */
 const KEY = 'pvaultauth'
@@ -28,22 +28,37 @@ type Pending = Readonly<{ res: ServerResponse; tokenId: string; sealed: Buffer; 
  * constant-time compare), checks the one item's shape, seals its fields (AES-256-CTR with a
  * random IV, then HMAC-SHA256 over the associated data, IV and ciphertext), claims a random
  * token ID and inserts the token row and an audit row. The calls of one event-loop turn share one
- * transaction and one WAL sync (`synchronous = FULL`), like the vault's group commit, but without
- * savepoints: a failing call would fail its group. Same tables and indexes (the vault's SQLite
+ * transaction and one WAL sync (fdatasync after COMMIT, off the event loop), like the vault's
+ * group commit, but without savepoints: a failing call would fail its group. Same tables and indexes (the vault's SQLite
  * migrations) and pragmas as the vault. No routing, policies, schemas or logging.
  */
 export async function startFloor(): Promise<Floor> {
   const dir = mkdtempSync(join(tmpdir(), 'strongroom-floor-'))
-  const db = new DatabaseSync(join(dir, 'floor.db'))
-  for (const pragma of [
-    'journal_mode = WAL',
-    'synchronous = FULL',
-    'foreign_keys = ON',
-    'cache_size = -65536',
-    'wal_autocheckpoint = 10000',
-  ])
-    db.exec(`PRAGMA ${pragma}`)
-  for (const migration of loadMigrations('sqlite')) db.exec(migration.sql)
+  const file = join(dir, 'floor.db')
+  // As the vault does: SQLite without a sync of its own at COMMIT, the WAL synced after it off
+  // the event loop, one sync at a time, groups committed meanwhile sharing the next.
+  const db = openVaultTables(file, 'NORMAL')
+  let syncing: Promise<void> | undefined
+  let nextSync: Promise<void> | undefined
+  async function syncWal(): Promise<void> {
+    const handle = await open(`${file}-wal`, 'r')
+    await handle.datasync()
+    await handle.close()
+  }
+  function sync(): Promise<void> {
+    if (nextSync !== undefined) return nextSync
+    const start = () => {
+      nextSync = undefined
+      const running = syncWal().finally(() => {
+        if (syncing === running) syncing = undefined
+      })
+      syncing = running
+      return running
+    }
+    if (syncing === undefined) return start()
+    nextSync = syncing.then(start)
+    return nextSync
+  }
   const keyHash = createHash('sha256').update(KEY).digest()
   db.prepare('INSERT INTO api_keys (username, key_hash, created_at) VALUES (?, ?, ?)').run(
     'Admin',
@@ -96,7 +111,9 @@ export async function startFloor(): Promise<Floor> {
       insertAudit.run(randomUUID(), now, randomUUID(), member.record)
     }
     db.exec('COMMIT')
-    for (const member of members) answer(member.res, 200, `[{"token_id":"${member.tokenId}"}]`)
+    void sync().then(() => {
+      for (const member of members) answer(member.res, 200, `[{"token_id":"${member.tokenId}"}]`)
+    })
   }
 
   function answer(res: ServerResponse, status: number, body: string): void {

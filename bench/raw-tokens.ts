@@ -32,6 +32,21 @@ function perCall(count: number, fn: (i: number) => void): number {
   return ((performance.now() - start) * 1000) / count
 }
 
+/** A node:sqlite database with the vault's tables (all its SQLite migrations) and pragmas. */
+export function openVaultTables(file: string, synchronous: 'NORMAL' | 'FULL'): DatabaseSync {
+  const db = new DatabaseSync(file)
+  for (const pragma of [
+    'journal_mode = WAL',
+    `synchronous = ${synchronous}`,
+    'foreign_keys = ON',
+    'cache_size = -65536',
+    'wal_autocheckpoint = 10000',
+  ])
+    db.exec(`PRAGMA ${pragma}`)
+  for (const migration of loadMigrations('sqlite')) db.exec(migration.sql)
+  return db
+}
+
 /**
  * node:sqlite alone, in this process, with the vault's tables (all its SQLite migrations) and
  * pragmas: per call, the ID claim and the token row in one transaction, then the audit row (the
@@ -42,15 +57,7 @@ export function rawTokenize(count = 50_000): { file: string; us: number }[] {
   const dir = mkdtempSync(join(tmpdir(), 'strongroom-raw-tokens-'))
   try {
     return [':memory:', join(dir, 'raw.db')].map((file) => {
-      const db = new DatabaseSync(file)
-      for (const pragma of [
-        'journal_mode = WAL',
-        'synchronous = NORMAL',
-        'cache_size = -65536',
-        'wal_autocheckpoint = 10000',
-      ])
-        db.exec(`PRAGMA ${pragma}`)
-      for (const migration of loadMigrations('sqlite')) db.exec(migration.sql)
+      const db = openVaultTables(file, 'NORMAL')
       const claim = db.prepare(
         'INSERT INTO token_ids (collection, token_id, type) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING token_id',
       )

@@ -45,7 +45,7 @@ const targets = {
 }
 for (const url of Object.values(targets)) await load(url, 3) // warm-up: JIT, caches
 console.log(
-  `one-item tokenize, SQLite (synchronous = FULL, grouped commits), ${CONNECTIONS} connections, ${DURATION} s a run, ${ROUNDS} rounds`,
+  `one-item tokenize, SQLite (WAL synced per group of commits), ${CONNECTIONS} connections, ${DURATION} s a run, ${ROUNDS} rounds`,
 )
 const ratios: number[] = []
 for (let round = 0; round < ROUNDS; round++) {
