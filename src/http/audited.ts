@@ -2,6 +2,7 @@
 import {
   type AuditDetails,
   type Audited,
+  carryDetails,
   failureDetails,
   mergeDetails,
   NO_DETAILS,
@@ -21,11 +22,19 @@ export class AuditedReply {
 
 /**
  * Returns a service's audited result from a route: the handler wrapper in `http/server.ts`
- * records the call with `result.audit`, then sends `result.value`. Typed as the value so the
- * route keeps its response schema's type.
+ * records the call with `result.audit`, then sends `result.value` (or what `map` makes of it).
+ * Typed as the payload so the route keeps its response schema's type.
  */
-export function audited<T>(result: Audited<T>): T {
-  return new AuditedReply(result.value, result.audit) as unknown as T
+export function audited<T>(result: Audited<T>): T
+export function audited<T, U>(result: Audited<T>, map: (value: T) => U): U
+export function audited<T, U>(result: Audited<T>, map?: (value: T) => U): T | U {
+  try {
+    const payload = map === undefined ? result.value : map(result.value)
+    return new AuditedReply(payload, result.audit) as unknown as T | U
+  } catch (error) {
+    // A response that cannot be built fails the call, whose record names what it touched.
+    throw carryDetails(error, result.audit)
+  }
 }
 
 /** A handler's return value as the payload to send and the details to record. */

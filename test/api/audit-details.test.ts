@@ -409,6 +409,15 @@ describeEngines('audit records of objects, tokenize, collections, crypto and IAM
       properties: ['note'],
       ...success,
     })
+    const missing = await server.request('GET', `${API}/ctl/collections/extra/properties/gone`)
+    expect(missing.status).toBe(404)
+    expect(await lastRecord('get_property')).toEqual({
+      collection: 'extra',
+      properties: ['gone'],
+      outcome: 'failure',
+      status: 404,
+      error_code: 'ERR3004',
+    })
     const again = await server.request('POST', `${API}/ctl/collections`, { body })
     expect(again.status).toBe(409)
     expect(await lastRecord('add_collection')).toEqual({

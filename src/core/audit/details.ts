@@ -83,6 +83,16 @@ export function mergeDetails(base: AuditDetails, added: AuditDetails): AuditDeta
 const carried = new WeakMap<object, AuditDetails>()
 
 /**
+ * `error`, carrying `details` to the call's failure record unless it carries some already (the
+ * innermost details name the most: they were built from the outer ones).
+ */
+export function carryDetails(error: unknown, details: AuditDetails): unknown {
+  if (typeof error === 'object' && error !== null && !carried.has(error))
+    carried.set(error, details)
+  return error
+}
+
+/**
  * Runs `work`; an error it throws carries `details` to the call's failure record. Nested calls
  * keep the innermost details, which name the most (they were built from the outer ones).
  */
@@ -93,9 +103,7 @@ export async function withFailureDetails<T>(
   try {
     return await work()
   } catch (error) {
-    if (typeof error === 'object' && error !== null && !carried.has(error))
-      carried.set(error, details)
-    throw error
+    throw carryDetails(error, details)
   }
 }
 

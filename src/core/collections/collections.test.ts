@@ -126,10 +126,9 @@ describe('collections service', () => {
       properties: [{ name: 'age', dataType: 'INTEGER' }],
     }
     expect(await codeOf(service.update(ctx(), 'people', input))).toBe('ERR1012')
-    expect((await service.getOrThrow(ctx(), 'people')).properties.map((p) => p.name)).toEqual([
-      'ssn',
-      'email',
-    ])
+    expect((await service.getOrThrow(ctx(), 'people')).value.properties.map((p) => p.name)).toEqual(
+      ['ssn', 'email'],
+    )
     const nullable = { name: 'age', dataType: 'INTEGER', isNullable: true }
     expect((await service.addProperty(ctx(), 'people', 'age', nullable)).isNullable).toBe(true)
   })
@@ -153,7 +152,7 @@ describe('collections service', () => {
     await expect(
       service.updateProperty(ctx(), 'people', 'email', { isIndex: true }),
     ).rejects.toThrow('failed')
-    expect((await service.getProperty(ctx(), 'people', 'email')).isIndex).toBe(false)
+    expect((await service.getProperty(ctx(), 'people', 'email')).value.isIndex).toBe(false)
     data.state.failOn = 'deleteCollection'
     await expect(service.delete(ctx(), 'people')).rejects.toThrow('failed')
     expect(await service.get(ctx(), 'people')).toBeDefined()
