@@ -139,10 +139,15 @@ async function decryptObject(deps: ResolverDeps, ctx: RequestContext, id: Global
     encrypted_object: { ciphertext: id.id, ...(id.scope === '' ? {} : { scope: id.scope }) },
     ...(id.property === '' ? {} : { props: [id.property] }),
   }
-  const [decrypted] = await deps.crypto.decrypt(ctx, id.collection, [item], {
-    archived: false,
-    includeMetadata: false,
-  })
+  // The action call's record names what the decrypt touched (transitional slot).
+  const found = await deps.crypto
+    .decrypt(ctx, id.collection, [item], { archived: false, includeMetadata: false })
+    .catch((error: unknown) => {
+      ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+      throw error
+    })
+  ctx.audit.details = mergeDetails(ctx.audit.details, found.audit)
+  const [decrypted] = found.value
   return { collection, fields: decrypted?.fields ?? {} }
 }
 

@@ -1,4 +1,5 @@
 // src/core/actions/vault-host.ts: `context.vault` of an action: deref and crypto.decrypt with the action's role
+import { failureDetails, mergeDetails, NO_DETAILS } from '../audit/details.ts'
 import type { VaultHost } from '../bundles/sandbox.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -53,10 +54,19 @@ async function decrypt(deps: ResolverDeps, ctx: RequestContext, request: unknown
   if (!Array.isArray(request.requestBody)) throw invalid(why)
   const options = Array.isArray(request.options) ? request.options : []
   deps.iam.authorize(ctx, 'decrypt')
-  return deps.crypto.decrypt(ctx, request.collection, request.requestBody.map(decryptItem), {
-    archived: options.includes('archived'),
-    includeMetadata: options.includes('include_metadata'),
-  })
+  const items = request.requestBody.map(decryptItem)
+  // The action call's record names what the decrypt touched (transitional slot).
+  const found = await deps.crypto
+    .decrypt(ctx, request.collection, items, {
+      archived: options.includes('archived'),
+      includeMetadata: options.includes('include_metadata'),
+    })
+    .catch((error: unknown) => {
+      ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+      throw error
+    })
+  ctx.audit.details = mergeDetails(ctx.audit.details, found.audit)
+  return found.value
 }
 
 /**

@@ -71,6 +71,8 @@ export function appendObjectIds(details: AuditDetails, ids: Iterable<string>): A
  */
 export function mergeDetails(base: AuditDetails, added: AuditDetails): AuditDetails {
   if (added === NO_DETAILS) return base
+  // Nothing to merge into: `added` as it is (appended object ids keep their repeats).
+  if (base === NO_DETAILS) return added
   return Object.freeze({
     collection: added.collection ?? base.collection,
     properties: union(base.properties, added.properties),
@@ -102,6 +104,15 @@ export async function withFailureDetails<T>(
 ): Promise<T> {
   try {
     return await work()
+  } catch (error) {
+    throw carryDetails(error, details)
+  }
+}
+
+/** `withFailureDetails` for work that does not wait (parsing, checks, sealing in one batch). */
+export function withFailureDetailsSync<T>(details: AuditDetails, work: () => T): T {
+  try {
+    return work()
   } catch (error) {
     throw carryDetails(error, details)
   }
