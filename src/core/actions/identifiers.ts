@@ -104,8 +104,15 @@ async function readObject(deps: ResolverDeps, ctx: RequestContext, id: GlobalIde
   const props = id.property === '' ? readableProps(deps, ctx, collection) : [id.property]
   // Nothing readable: the denial of `id` is the answer (403 ERR1006 naming it).
   if (props.length === 0) deps.iam.checkPolicies(ctx, [readCheck(collection, 'id')])
-  const fields = await deps.objects.get(ctx, id.collection, id.id, { props, options: [] })
-  return { collection, fields }
+  // The action call's record names what the read touched (transitional slot).
+  const found = await deps.objects
+    .get(ctx, id.collection, id.id, { props, options: [] })
+    .catch((error: unknown) => {
+      ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+      throw error
+    })
+  ctx.audit.details = mergeDetails(ctx.audit.details, found.audit)
+  return { collection, fields: found.value }
 }
 
 async function detokenize(deps: ResolverDeps, ctx: RequestContext, id: GlobalIdentifier) {

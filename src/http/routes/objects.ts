@@ -21,6 +21,7 @@ import {
 } from '../../contract/objects.ts'
 import type { ObjectsPage } from '../../core/objects/reading.ts'
 import type { BulkResult } from '../../core/writes/bulk.ts'
+import { audited } from '../audited.ts'
 import { type ErrorStyle, styleErrorBody, toErrorResponse } from '../errors.ts'
 import { isTrue } from '../query.ts'
 import type { RoutesPlugin } from './types.ts'
@@ -136,11 +137,13 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         response: { 200: ObjectFields },
       },
     },
-    (req) =>
-      objects.get(req.ctx, req.params.collection, req.params.id, {
-        props: req.query.props,
-        options: req.query.options ?? [],
-      }),
+    async (req) =>
+      audited(
+        await objects.get(req.ctx, req.params.collection, req.params.id, {
+          props: req.query.props,
+          options: req.query.options ?? [],
+        }),
+      ),
   )
 
   app.get(
@@ -171,7 +174,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         ids: query.ids,
         isExport: isTrue(query.export),
       }
-      return toPage(await objects.list(req.ctx, req.params.collection, request))
+      return audited(await objects.list(req.ctx, req.params.collection, request), toPage)
     },
   )
 
@@ -207,7 +210,10 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         pageSize: query.page_size,
         cursor: query.cursor,
       }
-      return toPage(await objects.search(req.ctx, req.params.collection, req.body, request))
+      return audited(
+        await objects.search(req.ctx, req.params.collection, req.body, request),
+        toPage,
+      )
     },
   )
 
@@ -325,6 +331,6 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         response: { 200: ObjectsCount },
       },
     },
-    (req) => objects.count(req.ctx, req.params.collection),
+    async (req) => audited(await objects.count(req.ctx, req.params.collection)),
   )
 }
