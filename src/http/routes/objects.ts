@@ -112,10 +112,9 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
       },
     },
     async (req) =>
-      toBulk(
-        req,
+      audited(
         await objects.addMany(req.ctx, req.params.collection, req.body, writeOptions(req.query)),
-        errorStyle,
+        (result) => toBulk(req, result, errorStyle),
       ),
   )
 
@@ -266,11 +265,8 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
     },
     async (req) => {
       const options = { ...writeOptions(req.query), isArchived: isArchived(req.query.options) }
-      return toBulk(
-        req,
-        await objects.updateMany(req.ctx, req.params.collection, req.body, options),
-        errorStyle,
-      )
+      const result = await objects.updateMany(req.ctx, req.params.collection, req.body, options)
+      return audited(result, (bulk) => toBulk(req, bulk, errorStyle))
     },
   )
 
@@ -313,7 +309,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
       const ids = req.body.map((item) => item.id)
       const options = { isArchived: isArchived(req.query.options) }
       const result = await objects.deleteMany(req.ctx, req.params.collection, ids, options)
-      return toBulk(req, result, errorStyle)
+      return audited(result, (bulk) => toBulk(req, bulk, errorStyle))
     },
   )
 
