@@ -109,6 +109,21 @@ export async function withFailureDetails<T>(
   }
 }
 
+/**
+ * `error`, carrying exactly `details`, whatever it carried: for a call that runs other operations
+ * (an action's vault calls, http_call's identifiers, reveal's detokenize) and has merged what
+ * each touched, the failed one included, into its own details.
+ */
+export function replaceDetails(error: unknown, details: AuditDetails): unknown {
+  if (typeof error === 'object' && error !== null) carried.set(error, details)
+  return error
+}
+
+/** `details` with what `error` carries (a nested call that failed named what it touched). */
+export function withFailureOf(details: AuditDetails, error: unknown): AuditDetails {
+  return mergeDetails(details, failureDetails(error) ?? NO_DETAILS)
+}
+
 /** `withFailureDetails` for work that does not wait (parsing, checks, sealing in one batch). */
 export function withFailureDetailsSync<T>(details: AuditDetails, work: () => T): T {
   try {
