@@ -4,10 +4,8 @@ import {
   type Audited,
   carryDetails,
   failureDetails,
-  mergeDetails,
   NO_DETAILS,
 } from '../core/audit/details.ts'
-import type { RequestContext } from '../core/context.ts'
 
 /** What a route returns for a read that names what it touched; the handler wrapper unwraps it. */
 export class AuditedReply {
@@ -40,14 +38,13 @@ export function audited<T, U>(result: Audited<T>, map?: (value: T) => U): T | U 
 /** A handler's return value as the payload to send and the details to record. */
 export function unwrapAudited(
   returned: unknown,
-  fallback: AuditDetails,
 ): Readonly<{ result: unknown; details: AuditDetails }> {
   return returned instanceof AuditedReply
-    ? { result: returned.payload, details: mergeDetails(fallback, returned.audit) }
-    : { result: returned, details: fallback }
+    ? { result: returned.payload, details: returned.audit }
+    : { result: returned, details: NO_DETAILS }
 }
 
-/** The details of a failure record: the call's so far with those the error carries. */
-export function detailsOf(error: unknown, ctx: RequestContext): AuditDetails {
-  return mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+/** The details of a failure record: those the error carries, if the service attached any. */
+export function detailsOf(error: unknown): AuditDetails {
+  return failureDetails(error) ?? NO_DETAILS
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { createAuditService } from '../audit/audit.ts'
 import { createControlCache } from '../cache.ts'
-import { newAuditDraft, type RequestContext } from '../context.ts'
+import { auditRoute, type RequestContext } from '../context.ts'
 import { createTypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import { createCollectionsService } from './collections.ts'
@@ -22,7 +22,7 @@ function context(): RequestContext {
     tenantIds: [],
     transParam: undefined,
     remoteAddr: undefined,
-    audit: newAuditDraft('test', 'POST', '/'),
+    audit: auditRoute('test', 'POST', '/'),
   }
 }
 
