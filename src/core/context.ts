@@ -1,5 +1,4 @@
 // src/core/context.ts: RequestContext, what every service method receives first
-import { type AuditDetails, NO_DETAILS } from './audit/details.ts'
 import type { Reason } from './iam/reasons.ts'
 import type { Micros } from './time.ts'
 
@@ -28,16 +27,10 @@ export type AccessReason = Readonly<{
 }>
 
 /**
- * The call's audit slot: which operation on which route (set once by the HTTP layer), and the
- * details it touched so far. `details` is an immutable value, replaced (never changed in place)
- * as the service goes; the audit record is written from the value passed to `record`.
+ * Which operation on which route the call is, set once by the HTTP layer, for its audit record.
+ * What the call touched is not here: services pass it along as a value (`AuditDetails`).
  */
-export type AuditDraft = {
-  readonly operation: string
-  readonly method: string
-  readonly path: string
-  details: AuditDetails
-}
+export type AuditRoute = Readonly<{ operation: string; method: string; path: string }>
 
 export type RequestContext = Readonly<{
   requestId: string
@@ -50,9 +43,9 @@ export type RequestContext = Readonly<{
   tenantIds: readonly string[]
   transParam: string | undefined
   remoteAddr: string | undefined
-  audit: AuditDraft
+  audit: AuditRoute
 }>
 
-export function newAuditDraft(operation: string, method: string, path: string): AuditDraft {
-  return { operation, method, path, details: NO_DETAILS }
+export function auditRoute(operation: string, method: string, path: string): AuditRoute {
+  return Object.freeze({ operation, method, path })
 }

@@ -2,11 +2,10 @@
 import {
   type AuditDetails,
   type Audited,
+  carryDetails,
   failureDetails,
-  mergeDetails,
   NO_DETAILS,
 } from '../core/audit/details.ts'
-import type { RequestContext } from '../core/context.ts'
 
 /** What a route returns for a read that names what it touched; the handler wrapper unwraps it. */
 export class AuditedReply {
@@ -21,24 +20,31 @@ export class AuditedReply {
 
 /**
  * Returns a service's audited result from a route: the handler wrapper in `http/server.ts`
- * records the call with `result.audit`, then sends `result.value`. Typed as the value so the
- * route keeps its response schema's type.
+ * records the call with `result.audit`, then sends `result.value` (or what `map` makes of it).
+ * Typed as the payload so the route keeps its response schema's type.
  */
-export function audited<T>(result: Audited<T>): T {
-  return new AuditedReply(result.value, result.audit) as unknown as T
+export function audited<T>(result: Audited<T>): T
+export function audited<T, U>(result: Audited<T>, map: (value: T) => U): U
+export function audited<T, U>(result: Audited<T>, map?: (value: T) => U): T | U {
+  try {
+    const payload = map === undefined ? result.value : map(result.value)
+    return new AuditedReply(payload, result.audit) as unknown as T | U
+  } catch (error) {
+    // A response that cannot be built fails the call, whose record names what it touched.
+    throw carryDetails(error, result.audit)
+  }
 }
 
 /** A handler's return value as the payload to send and the details to record. */
 export function unwrapAudited(
   returned: unknown,
-  fallback: AuditDetails,
 ): Readonly<{ result: unknown; details: AuditDetails }> {
   return returned instanceof AuditedReply
-    ? { result: returned.payload, details: mergeDetails(fallback, returned.audit) }
-    : { result: returned, details: fallback }
+    ? { result: returned.payload, details: returned.audit }
+    : { result: returned, details: NO_DETAILS }
 }
 
-/** The details of a failure record: the call's so far with those the error carries. */
-export function detailsOf(error: unknown, ctx: RequestContext): AuditDetails {
-  return mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
+/** The details of a failure record: those the error carries, if the service attached any. */
+export function detailsOf(error: unknown): AuditDetails {
+  return failureDetails(error) ?? NO_DETAILS
 }

@@ -1,6 +1,6 @@
 // src/http/auth.ts: bearer credential → principal → RequestContext, capability gate and access reason
 import type { FastifyContextConfig, FastifyRequest } from 'fastify'
-import { newAuditDraft, type Principal, type RequestContext } from '../core/context.ts'
+import { auditRoute, type Principal, type RequestContext } from '../core/context.ts'
 import { VaultError } from '../core/errors.ts'
 import { DATA_OPERATIONS, OPERATIONS, type Operation } from '../core/iam/operations.ts'
 import { resolveReason } from '../core/iam/reasons.ts'
@@ -73,7 +73,7 @@ function contextFor(
     tenantIds: tenantIds(req.headers['x-tenant-id']),
     transParam: firstHeader(req.headers['x-trans-param']),
     remoteAddr: remoteAddress(req, useXff),
-    audit: newAuditDraft(operation, req.method, routeUrl ?? req.url),
+    audit: auditRoute(operation, req.method, routeUrl ?? req.url),
   }
 }
 

@@ -229,7 +229,7 @@ function sendError(app: FastifyInstance, services: Services, options: ServerOpti
     if (req.ctx !== undefined && !isPublic(req)) {
       // The audit trail keeps the catalogue's ERRnnnn, whatever prefix clients see.
       const recorded = services.audit
-        .record(req.ctx, detailsOf(error, req.ctx), { status, errorCode: body.error_code })
+        .record(req.ctx, detailsOf(error), { status, errorCode: body.error_code })
         .catch((auditError) =>
           app.log.error({ err: auditError }, 'audit record could not be written'),
         )
@@ -258,7 +258,7 @@ function wrapHandler(services: Services, handler: RouteHandlerMethod): RouteHand
     const work = Promise.resolve(handler.call(this, req, reply))
     work.catch(() => {})
     const returned = await Promise.race([work, abortedPromise(req.ctx.signal)])
-    const { result, details } = unwrapAudited(returned, req.ctx.audit.details)
+    const { result, details } = unwrapAudited(returned)
     const operation = req.ctx.audit.operation as Operation
     if (!isPublic(req) && !WRITE_OPERATIONS.has(operation))
       await services.audit.record(req.ctx, details, { status: reply.statusCode })

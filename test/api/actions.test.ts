@@ -369,6 +369,59 @@ describeEngines('actions API', (engine) => {
         outcome: 'success',
       })
     })
+
+    it('records what a refused deref touched, whether the action fails or catches it', async () => {
+      const body = { e: `pvlt:read_object:people:ssn:${objectId}:` }
+      const named = (event: Record<string, unknown> | undefined) => ({
+        collection: event?.collection,
+        properties: event?.properties,
+        object_ids: event?.object_ids,
+        outcome: event?.outcome,
+        status: event?.status,
+      })
+      const failed = await invoke(server, 'deref', body, { token: caller })
+      expect(failed.status).toBe(403)
+      const failedId = failed.headers.get('x-request-id')
+      const failure = (await auditRecords(server)).find((e) => e.request_id === failedId)
+      expect(named(failure)).toEqual({
+        collection: 'people',
+        properties: ['ssn'],
+        object_ids: undefined,
+        outcome: 'failure',
+        status: 403,
+      })
+      const caught = await invoke(server, 'guarded', body, { token: caller })
+      expect(caught.status).toBe(200)
+      const caughtId = caught.headers.get('x-request-id')
+      const success = (await auditRecords(server)).find((e) => e.request_id === caughtId)
+      expect(named(success)).toEqual({
+        collection: 'people',
+        properties: ['ssn'],
+        object_ids: undefined,
+        outcome: 'success',
+        status: 200,
+      })
+    })
+
+    it('records the properties an action decrypted', async () => {
+      const [ciphertext] = await encryptAll(server, 'people', [
+        { object: { fields: { email: 'bea@example.com' } } },
+      ])
+      const res = await invoke(
+        server,
+        'decrypt',
+        { ciphertext, props: ['email'] },
+        { token: caller },
+      )
+      expect(res.status, await res.clone().text()).toBe(200)
+      const requestId = res.headers.get('x-request-id')
+      const event = (await auditRecords(server)).find((e) => e.request_id === requestId)
+      expect(event).toMatchObject({
+        collection: 'people',
+        properties: ['email'],
+        outcome: 'success',
+      })
+    })
   })
 })
 

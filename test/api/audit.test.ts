@@ -3,21 +3,27 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { audited } from '../../src/http/audited.ts'
 import { API, startTestServer, type TestServer } from '../helpers/server.ts'
 
 const DATA_PATH = `${API}/data/test/collections/people/objects`
 
 function dataRoute(server: { app: TestServer['app'] }) {
   // A read (search): the HTTP layer records it; writes are recorded by their service.
-  server.app.server.post(DATA_PATH, { config: { operation: 'search_objects' } }, async (req) => {
-    req.ctx.audit.details = {
-      collection: 'people',
-      properties: ['ssn'],
-      objectIds: ['0b6f3c1e-0000-4000-8000-000000000001'],
-      tokenIds: [],
-    }
-    return { id: '0b6f3c1e-0000-4000-8000-000000000001', secret: (req.body as { ssn: string }).ssn }
-  })
+  server.app.server.post(DATA_PATH, { config: { operation: 'search_objects' } }, async (req) =>
+    audited({
+      value: {
+        id: '0b6f3c1e-0000-4000-8000-000000000001',
+        secret: (req.body as { ssn: string }).ssn,
+      },
+      audit: {
+        collection: 'people',
+        properties: ['ssn'],
+        objectIds: ['0b6f3c1e-0000-4000-8000-000000000001'],
+        tokenIds: [],
+      },
+    }),
+  )
 }
 
 async function records(server: TestServer) {

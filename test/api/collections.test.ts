@@ -1,6 +1,6 @@
 // test/api/collections.test.ts: collections over HTTP in JSON and PVSchema: every operation, rule and error (endpoints §1)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newAuditDraft, type RequestContext } from '../../src/core/context.ts'
+import { auditRoute, type RequestContext } from '../../src/core/context.ts'
 import { expectError, NANO, userProperty } from '../helpers/collections.ts'
 import { describeEngines } from '../helpers/engines.ts'
 import { API, type Json, startTestServer, type TestServer } from '../helpers/server.ts'
@@ -565,6 +565,6 @@ function slowContext(server: TestServer): RequestContext {
     tenantIds: [],
     transParam: undefined,
     remoteAddr: undefined,
-    audit: newAuditDraft('add_collection', 'POST', BASE),
+    audit: auditRoute('add_collection', 'POST', BASE),
   }
 }

@@ -1,5 +1,5 @@
 // test/helpers/context.ts: a RequestContext for service and unit tests
-import { newAuditDraft, type Principal, type RequestContext } from '../../src/core/context.ts'
+import { auditRoute, type Principal, type RequestContext } from '../../src/core/context.ts'
 
 export const ADMIN_PRINCIPAL: Principal = {
   username: 'Admin',
@@ -22,7 +22,7 @@ export function testContext(
     tenantIds: [],
     transParam: undefined,
     remoteAddr: undefined,
-    audit: newAuditDraft('test', 'GET', '/'),
+    audit: auditRoute('test', 'GET', '/'),
     ...overrides,
   }
 }

@@ -1,5 +1,4 @@
-// src/core/access/checks.ts: the policy checks of data operations (objects, tokens) and their audit naming (iam.md §3–4)
-import { touchedDetails, withObjectIds } from '../audit/details.ts'
+// src/core/access/checks.ts: the policy checks of data operations (objects, tokens) (iam.md §3–4)
 import { findProperty, type StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { PolicyCheck } from '../iam/evaluate.ts'
@@ -24,18 +23,4 @@ export function propertyChecks(
     checks.push({ operation, resources: propertyResources(ref) })
   }
   return checks
-}
-
-/** Names the collection and properties in the call's audit details (names only, never values). */
-export function auditTouched(
-  ctx: RequestContext,
-  collection: StoredCollection,
-  properties: Iterable<string> = [],
-): void {
-  ctx.audit.details = touchedDetails(ctx.audit.details, collection, properties)
-}
-
-/** Adds object ids to the call's audit details, once each. */
-export function auditObjects(ctx: RequestContext, ids: Iterable<string>): void {
-  ctx.audit.details = withObjectIds(ctx.audit.details, ids)
 }

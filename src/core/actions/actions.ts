@@ -1,6 +1,7 @@
 // src/core/actions/actions.ts: the actions service: list, add, get, delete and invoke actions
 import type { HttpCallInput } from '../../contract/actions.ts'
 import type { AuditService } from '../audit/audit.ts'
+import { type Audited, replaceDetails } from '../audit/details.ts'
 import type { BundleReferrer, BundlesService } from '../bundles/bundles.ts'
 import { bundleNotFound, javascriptDisabled } from '../bundles/bundles.ts'
 import { callError, invocationError } from '../bundles/failures.ts'
@@ -171,7 +172,11 @@ export function createActionsService(deps: ActionsDeps) {
   }
 
   /** §7.5: runs the function with `context = { user, role, reason, body, vault }`. */
-  async function invoke(ctx: RequestContext, name: string, body: unknown): Promise<unknown> {
+  async function invoke(
+    ctx: RequestContext,
+    name: string,
+    body: unknown,
+  ): Promise<Audited<unknown>> {
     if (deps.bundles.isJavascriptDisabled) throw javascriptDisabled()
     const action = cached.get(name)
     if (action === undefined) throw actionNotFound(name)
@@ -197,7 +202,7 @@ export function createActionsService(deps: ActionsDeps) {
         signal: ctx.signal,
         vault: vault.host,
       })
-      if (outcome?.ok) return outcome.value
+      if (outcome?.ok) return { value: outcome.value, audit: vault.audit() }
       throw (
         vault.firstError() ??
         invocationError(
@@ -207,7 +212,11 @@ export function createActionsService(deps: ActionsDeps) {
         )
       )
     } catch (error) {
-      throw isSandboxFailure(error) ? callError(error, action.bundle, action.function) : error
+      const failure = isSandboxFailure(error)
+        ? callError(error, action.bundle, action.function)
+        : error
+      // The record names what the action's vault calls touched, whichever error is the answer.
+      throw replaceDetails(failure, vault.audit())
     }
   }
 

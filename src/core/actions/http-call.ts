@@ -1,10 +1,23 @@
 // src/core/actions/http-call.ts: the built-in http_call action (data-model §10.2)
 import type { HttpCallInput, HttpCallResult } from '../../contract/actions.ts'
+import {
+  type Audited,
+  mergeDetails,
+  NO_DETAILS,
+  replaceDetails,
+  withFailureDetails,
+  withFailureOf,
+} from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { actionResource } from '../iam/policy.ts'
 import { bothChecks } from './destinations.ts'
-import { parseIdentifier, type ResolverDeps, resolveIdentifier } from './identifiers.ts'
+import {
+  type GlobalIdentifier,
+  parseIdentifier,
+  type ResolverDeps,
+  resolveIdentifier,
+} from './identifiers.ts'
 import {
   type DestinationCheck,
   isOutboundFailure,
@@ -95,6 +108,32 @@ function targetUrl(text: string): URL {
   return new URL(text)
 }
 
+/** The values of the used variables, whether any is card data, and what resolving touched. */
+async function resolveVariables(
+  deps: HttpCallDeps,
+  ctx: RequestContext,
+  identifiers: readonly (readonly [string, GlobalIdentifier])[],
+  used: ReadonlySet<string>,
+): Promise<Audited<{ values: Record<string, unknown>; isPci: boolean }>> {
+  // No prototype: a variable may be called anything the template syntax allows.
+  const values: Record<string, unknown> = Object.create(null)
+  let isPci = false
+  let audit = NO_DETAILS
+  try {
+    for (const [name, identifier] of identifiers) {
+      if (!used.has(name)) continue
+      const resolved = await resolveIdentifier(deps, ctx, identifier)
+      values[name] = resolved.value.value
+      isPci ||= resolved.value.isPci
+      audit = mergeDetails(audit, resolved.audit)
+    }
+  } catch (error) {
+    // The variables resolved before the failure were touched too.
+    throw replaceDetails(error, withFailureOf(audit, error))
+  }
+  return { value: { values, isPci }, audit }
+}
+
 /**
  * Resolves the template variables (with SVC_SERVICE_ACTIONS_HTTP_CALL_ROLE, else the caller's
  * role), renders the request, and sends it to an allowed destination: requests carrying card
@@ -104,7 +143,7 @@ export async function invokeHttpCall(
   deps: HttpCallDeps,
   ctx: RequestContext,
   input: HttpCallInput,
-): Promise<HttpCallResult> {
+): Promise<Audited<HttpCallResult>> {
   deps.iam.checkPolicies(ctx, [{ operation: 'invoke', resources: actionResource('http_call') }])
   const declared = input.template_variables ?? {}
   const identifiers = Object.entries(declared).map(
@@ -113,37 +152,33 @@ export async function invokeHttpCall(
   const templates = parseTemplates(input)
   const used = new Set(usedVariables(templates, declared))
   const resolving = deps.role === '' ? ctx : withRole(ctx, deps.role)
-  // No prototype: a variable may be called anything the template syntax allows.
-  const values: Record<string, unknown> = Object.create(null)
-  let isPci = false
-  for (const [name, identifier] of identifiers) {
-    if (!used.has(name)) continue
-    const resolved = await resolveIdentifier(deps, resolving, identifier)
-    values[name] = resolved.value
-    isPci ||= resolved.isPci
-  }
-  const headers = Object.fromEntries(
-    templates.headers.map(([name, template]) => [
-      name,
-      renderTemplate(`request.headers.${name}`, template, values),
-    ]),
-  )
-  try {
-    const response = await deps.outbound.send({
-      url: targetUrl(renderTemplate('request.url', templates.url, values)),
-      method: input.request.method ?? 'GET',
-      headers,
-      body: templates.body && renderTemplate('request.body', templates.body, values),
-      allow: isPci ? bothChecks(deps.destinations, deps.pciDestinations) : deps.destinations,
-      signal: ctx.signal,
-      maxResponseBytes: deps.maxResponseBytes,
-    })
-    return {
-      status_code: response.status,
-      headers: response.headers,
-      ...(input.include_response_body === true ? { body: response.body } : {}),
+  const { value: resolved, audit } = await resolveVariables(deps, resolving, identifiers, used)
+  const { values, isPci } = resolved
+  return withFailureDetails(audit, async () => {
+    const headers = Object.fromEntries(
+      templates.headers.map(([name, template]) => [
+        name,
+        renderTemplate(`request.headers.${name}`, template, values),
+      ]),
+    )
+    try {
+      const response = await deps.outbound.send({
+        url: targetUrl(renderTemplate('request.url', templates.url, values)),
+        method: input.request.method ?? 'GET',
+        headers,
+        body: templates.body && renderTemplate('request.body', templates.body, values),
+        allow: isPci ? bothChecks(deps.destinations, deps.pciDestinations) : deps.destinations,
+        signal: ctx.signal,
+        maxResponseBytes: deps.maxResponseBytes,
+      })
+      const value = {
+        status_code: response.status,
+        headers: response.headers,
+        ...(input.include_response_body === true ? { body: response.body } : {}),
+      }
+      return { value, audit }
+    } catch (error) {
+      throw isOutboundFailure(error) ? destinationError(error) : error
     }
-  } catch (error) {
-    throw isOutboundFailure(error) ? destinationError(error) : error
-  }
+  })
 }

@@ -1,6 +1,11 @@
 // src/core/actions/identifiers.ts: global identifiers `pvlt:<operation>:<collection>:<property>:<id>:` (data-model §10.3)
 
-import { failureDetails, mergeDetails, NO_DETAILS } from '../audit/details.ts'
+import {
+  type AuditDetails,
+  type Audited,
+  carryDetails,
+  withFailureDetailsSync,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import { findProperty } from '../collections/collection.ts'
 import type { CollectionsService } from '../collections/collections.ts'
@@ -98,67 +103,80 @@ function readableProps(deps: ResolverDeps, ctx: RequestContext, collection: Stor
   })
 }
 
-async function readObject(deps: ResolverDeps, ctx: RequestContext, id: GlobalIdentifier) {
+/** What one identifier's operation found, and the details of the service call that found it. */
+type Found = Readonly<{ collection: StoredCollection; fields: unknown; audit: AuditDetails }>
+
+async function readObject(
+  deps: ResolverDeps,
+  ctx: RequestContext,
+  id: GlobalIdentifier,
+): Promise<Found> {
   deps.iam.authorize(ctx, 'get_object')
   const collection = deps.collections.getCachedOrThrow(id.collection)
   const props = id.property === '' ? readableProps(deps, ctx, collection) : [id.property]
   // Nothing readable: the denial of `id` is the answer (403 ERR1006 naming it).
   if (props.length === 0) deps.iam.checkPolicies(ctx, [readCheck(collection, 'id')])
-  const fields = await deps.objects.get(ctx, id.collection, id.id, { props, options: [] })
-  return { collection, fields }
+  const found = await deps.objects.get(ctx, id.collection, id.id, { props, options: [] })
+  return { collection, fields: found.value, audit: found.audit }
 }
 
-async function detokenize(deps: ResolverDeps, ctx: RequestContext, id: GlobalIdentifier) {
+async function detokenize(
+  deps: ResolverDeps,
+  ctx: RequestContext,
+  id: GlobalIdentifier,
+): Promise<Found> {
   deps.iam.authorize(ctx, 'detokenize')
   const collection = deps.collections.getCachedOrThrow(id.collection)
   const props = id.property === '' ? undefined : [id.property]
   const options = { props, includeMetadata: false, includeAggregate: false }
-  // The action call's record names what the detokenize touched, even when the code catches
-  // its error and carries on (transitional slot).
-  const found = await deps.tokens
-    .detokenize(ctx, id.collection, { tokenIds: [id.id] }, options)
-    .catch((error: unknown) => {
-      ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
-      throw error
-    })
-  ctx.audit.details = mergeDetails(ctx.audit.details, found.audit)
+  const found = await deps.tokens.detokenize(ctx, id.collection, { tokenIds: [id.id] }, options)
   const [token] = found.value
   if (token === undefined) {
-    throw new VaultError('tokenNotFound', {
+    // Touched all the same: the record of the failure names what the detokenize did.
+    const error = new VaultError('tokenNotFound', {
       message: 'No token matched the global identifier.',
       context: { collection: id.collection },
     })
+    throw carryDetails(error, found.audit)
   }
-  return { collection, fields: token.fields }
+  return { collection, fields: token.fields, audit: found.audit }
 }
 
-async function decryptObject(deps: ResolverDeps, ctx: RequestContext, id: GlobalIdentifier) {
+async function decryptObject(
+  deps: ResolverDeps,
+  ctx: RequestContext,
+  id: GlobalIdentifier,
+): Promise<Found> {
   deps.iam.authorize(ctx, 'decrypt')
   const collection = deps.collections.getCachedOrThrow(id.collection)
   const item = {
     encrypted_object: { ciphertext: id.id, ...(id.scope === '' ? {} : { scope: id.scope }) },
     ...(id.property === '' ? {} : { props: [id.property] }),
   }
-  const [decrypted] = await deps.crypto.decrypt(ctx, id.collection, [item], {
+  const found = await deps.crypto.decrypt(ctx, id.collection, [item], {
     archived: false,
     includeMetadata: false,
   })
-  return { collection, fields: decrypted?.fields ?? {} }
+  return { collection, fields: found.value[0]?.fields ?? {}, audit: found.audit }
 }
 
 const OPERATIONS = { read_object: readObject, detokenize, decrypt_object: decryptObject }
 
 /**
  * Resolves one identifier with the context's role, through the same service call (and so the
- * same capability, policy, tenant and audit rules) as the matching REST operation.
+ * same capability, policy, tenant and audit rules) as the matching REST operation; the details
+ * are what that call touched (a failure carries them).
  */
 export async function resolveIdentifier(
   deps: ResolverDeps,
   ctx: RequestContext,
   id: GlobalIdentifier,
-): Promise<Resolved> {
-  const { collection, fields } = await OPERATIONS[id.operation](deps, ctx, id)
-  if (id.property === '') return { value: fields, isPci: isPciFields(deps, collection, fields) }
-  const value = ownValue(fields as Record<string, unknown>, id.property) ?? null
-  return { value, isPci: isPciKey(deps, collection, id.property) }
+): Promise<Audited<Resolved>> {
+  const { collection, fields, audit } = await OPERATIONS[id.operation](deps, ctx, id)
+  return withFailureDetailsSync(audit, () => {
+    if (id.property === '')
+      return { value: { value: fields, isPci: isPciFields(deps, collection, fields) }, audit }
+    const value = ownValue(fields as Record<string, unknown>, id.property) ?? null
+    return { value: { value, isPci: isPciKey(deps, collection, id.property) }, audit }
+  })
 }

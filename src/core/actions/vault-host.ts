@@ -1,4 +1,12 @@
 // src/core/actions/vault-host.ts: `context.vault` of an action: deref and crypto.decrypt with the action's role
+import {
+  type AuditDetails,
+  type Audited,
+  mergeDetails,
+  NO_DETAILS,
+  replaceDetails,
+  withFailureOf,
+} from '../audit/details.ts'
 import type { VaultHost } from '../bundles/sandbox.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -13,18 +21,30 @@ function invalid(what: string): VaultError {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
-async function deref(deps: ResolverDeps, ctx: RequestContext, request: unknown) {
+async function deref(
+  deps: ResolverDeps,
+  ctx: RequestContext,
+  request: unknown,
+): Promise<Audited<unknown>> {
   if (!isRecord(request)) throw invalid('deref takes an object mapping names to global identifiers')
   const entries = Object.entries(request)
   if (entries.length > MAX_IDENTIFIERS)
     throw invalid(`deref resolves at most ${MAX_IDENTIFIERS} identifiers per call`)
   const answer: Record<string, unknown> = {}
-  for (const [key, text] of entries) {
-    if (typeof text !== 'string')
-      throw invalid(`deref: the identifier of ${key.slice(0, 100)} must be a string`)
-    answer[key] = (await resolveIdentifier(deps, ctx, parseIdentifier(key, text))).value
+  let audit = NO_DETAILS
+  try {
+    for (const [key, text] of entries) {
+      if (typeof text !== 'string')
+        throw invalid(`deref: the identifier of ${key.slice(0, 100)} must be a string`)
+      const resolved = await resolveIdentifier(deps, ctx, parseIdentifier(key, text))
+      answer[key] = resolved.value.value
+      audit = mergeDetails(audit, resolved.audit)
+    }
+  } catch (error) {
+    // The identifiers resolved before the failure were touched too.
+    throw replaceDetails(error, withFailureOf(audit, error))
   }
-  return answer
+  return { value: answer, audit }
 }
 
 type DecryptItem = { encrypted_object: { ciphertext: string; scope?: string }; props?: string[] }
@@ -47,7 +67,11 @@ function decryptItem(item: unknown): DecryptItem {
   }
 }
 
-async function decrypt(deps: ResolverDeps, ctx: RequestContext, request: unknown) {
+async function decrypt(
+  deps: ResolverDeps,
+  ctx: RequestContext,
+  request: unknown,
+): Promise<Audited<unknown>> {
   const why = 'crypto.decrypt takes { collection, requestBody: [ … ], options? }'
   if (!isRecord(request) || typeof request.collection !== 'string') throw invalid(why)
   if (!Array.isArray(request.requestBody)) throw invalid(why)
@@ -62,16 +86,21 @@ async function decrypt(deps: ResolverDeps, ctx: RequestContext, request: unknown
 /**
  * The `vault` of an action run with `ctx` (the action's role). The first service error a host
  * call raised is kept: when the action then fails, that error (a policy denial, a missing object)
- * is the answer rather than "the function threw".
+ * is the answer rather than "the function threw". `audit()` is what the host calls touched so
+ * far, failed ones included (the action's code may catch their errors and carry on).
  */
 export function createVaultHost(deps: ResolverDeps, ctx: RequestContext) {
   let firstError: VaultError | undefined
+  let audit: AuditDetails = NO_DETAILS
   const guard =
-    (work: (request: unknown) => Promise<unknown>) =>
+    (work: (request: unknown) => Promise<Audited<unknown>>) =>
     async (request: unknown): Promise<unknown> => {
       try {
-        return await work(request)
+        const result = await work(request)
+        audit = mergeDetails(audit, result.audit)
+        return result.value
       } catch (error) {
+        audit = withFailureOf(audit, error)
         if (error instanceof VaultError) firstError ??= error
         throw error
       }
@@ -80,5 +109,5 @@ export function createVaultHost(deps: ResolverDeps, ctx: RequestContext) {
     deref: guard((request) => deref(deps, ctx, request)),
     decrypt: guard((request) => decrypt(deps, ctx, request)),
   }
-  return { host, firstError: () => firstError }
+  return { host, firstError: () => firstError, audit: () => audit }
 }

@@ -5,6 +5,7 @@ import type {
   ProtectResult,
   RevealResult,
 } from '../../contract/analysis.ts'
+import type { Audited } from '../audit/details.ts'
 import type { CollectionsService } from '../collections/collections.ts'
 import type { RequestContext } from '../context.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
@@ -134,7 +135,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
     ctx: RequestContext,
     body: Readonly<{ text: readonly string[]; transformations?: Readonly<Record<string, string>> }>,
     collectionName: string,
-  ): Promise<RevealResult> {
+  ): Promise<Audited<RevealResult>> {
     checkEnabled()
     checkTexts(body.text)
     const transformations = typesMap(body.transformations, 'transformations')

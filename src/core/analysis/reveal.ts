@@ -1,5 +1,12 @@
 // src/core/analysis/reveal.ts: reveal (endpoints §9.4): markers replaced by values the caller may detokenize, the others kept
-import { failureDetails, mergeDetails, NO_DETAILS } from '../audit/details.ts'
+import {
+  type AuditDetails,
+  type Audited,
+  mergeDetails,
+  NO_DETAILS,
+  replaceDetails,
+  withFailureOf,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { isVaultError } from '../errors.ts'
@@ -31,14 +38,17 @@ function propsFor(
   return [property === undefined ? asked : `${property}.${asked}`]
 }
 
-/** The values of one entity type's tokens, or undefined when the caller may not see them. */
+/**
+ * The values of one entity type's tokens, or undefined when the caller may not see them, with
+ * `audit` and what the detokenize touched (also when it failed).
+ */
 async function valuesOf(
   tokens: Pick<TokensService, 'detokenize'>,
   ctx: RequestContext,
-  collection: string,
-  tokenIds: readonly string[],
+  request: Readonly<{ collection: string; tokenIds: readonly string[]; audit: AuditDetails }>,
   props: string[] | undefined,
-): Promise<Map<string, string> | undefined> {
+): Promise<Audited<Map<string, string> | undefined>> {
+  const { collection, tokenIds } = request
   try {
     const { value: found, audit } = await tokens.detokenize(
       ctx,
@@ -46,19 +56,18 @@ async function valuesOf(
       { tokenIds },
       { props, includeMetadata: false, includeAggregate: false },
     )
-    // The reveal call's record names what each detokenize touched (transitional slot).
-    ctx.audit.details = mergeDetails(ctx.audit.details, audit)
     const values = new Map<string, string>()
     for (const token of found) {
       const value = Object.values(token.fields)[0]
       if (value !== null && value !== undefined) values.set(token.token_id, String(value))
     }
-    return values
+    return { value: values, audit: mergeDetails(request.audit, audit) }
   } catch (error) {
     // Touched before it failed: named in the record whether the reveal goes on or fails.
-    ctx.audit.details = mergeDetails(ctx.audit.details, failureDetails(error) ?? NO_DETAILS)
-    if (isVaultError(error) && WITHHELD_ERRORS.has(error.errorName)) return undefined
-    throw error
+    const audit = withFailureOf(request.audit, error)
+    if (isVaultError(error) && WITHHELD_ERRORS.has(error.errorName))
+      return { value: undefined, audit }
+    throw replaceDetails(error, audit)
   }
 }
 
@@ -67,7 +76,7 @@ export async function reveal(
   ctx: RequestContext,
   input: Readonly<{ texts: readonly string[]; collection: StoredCollection }>,
   transformations: ReadonlyMap<EntityType, string>,
-): Promise<Revealed[]> {
+): Promise<Audited<Revealed[]>> {
   const byType = new Map<string, Set<string>>()
   for (const text of input.texts)
     for (const m of text.matchAll(MARKER)) {
@@ -75,15 +84,18 @@ export async function reveal(
       byType.set(m[1] ?? '', ids.add(m[2] ?? ''))
     }
   const values = new Map<string, string>()
+  let audit = NO_DETAILS
   for (const [name, ids] of byType) {
     // Only markers of known entity types are markers; other `[[…]]` text stays as it is.
     const type = toEntityType(name)
     if (type === undefined) continue
     const props = propsFor(input.collection, type, transformations)
-    const found = await valuesOf(tokens, ctx, input.collection.name, [...ids], props)
-    for (const [id, value] of found ?? []) values.set(`${name}:${id}`, value)
+    const request = { collection: input.collection.name, tokenIds: [...ids], audit }
+    const found = await valuesOf(tokens, ctx, request, props)
+    audit = found.audit
+    for (const [id, value] of found.value ?? []) values.set(`${name}:${id}`, value)
   }
-  return input.texts.map((text) => {
+  const revealed = input.texts.map((text) => {
     let revealed = 0
     let withheld = 0
     const out = text.replace(MARKER, (whole, type: string, id: string) => {
@@ -98,4 +110,5 @@ export async function reveal(
     })
     return { text: out, revealed, withheld }
   })
+  return { value: revealed, audit }
 }

@@ -71,6 +71,8 @@ export function appendObjectIds(details: AuditDetails, ids: Iterable<string>): A
  */
 export function mergeDetails(base: AuditDetails, added: AuditDetails): AuditDetails {
   if (added === NO_DETAILS) return base
+  // Nothing to merge into: `added` as it is (appended object ids keep their repeats).
+  if (base === NO_DETAILS) return added
   return Object.freeze({
     collection: added.collection ?? base.collection,
     properties: union(base.properties, added.properties),
@@ -83,6 +85,16 @@ export function mergeDetails(base: AuditDetails, added: AuditDetails): AuditDeta
 const carried = new WeakMap<object, AuditDetails>()
 
 /**
+ * `error`, carrying `details` to the call's failure record unless it carries some already (the
+ * innermost details name the most: they were built from the outer ones).
+ */
+export function carryDetails(error: unknown, details: AuditDetails): unknown {
+  if (typeof error === 'object' && error !== null && !carried.has(error))
+    carried.set(error, details)
+  return error
+}
+
+/**
  * Runs `work`; an error it throws carries `details` to the call's failure record. Nested calls
  * keep the innermost details, which name the most (they were built from the outer ones).
  */
@@ -93,9 +105,31 @@ export async function withFailureDetails<T>(
   try {
     return await work()
   } catch (error) {
-    if (typeof error === 'object' && error !== null && !carried.has(error))
-      carried.set(error, details)
-    throw error
+    throw carryDetails(error, details)
+  }
+}
+
+/**
+ * `error`, carrying exactly `details`, whatever it carried: for a call that runs other operations
+ * (an action's vault calls, http_call's identifiers, reveal's detokenize) and has merged what
+ * each touched, the failed one included, into its own details.
+ */
+export function replaceDetails(error: unknown, details: AuditDetails): unknown {
+  if (typeof error === 'object' && error !== null) carried.set(error, details)
+  return error
+}
+
+/** `details` with what `error` carries (a nested call that failed named what it touched). */
+export function withFailureOf(details: AuditDetails, error: unknown): AuditDetails {
+  return mergeDetails(details, failureDetails(error) ?? NO_DETAILS)
+}
+
+/** `withFailureDetails` for work that does not wait (parsing, checks, sealing in one batch). */
+export function withFailureDetailsSync<T>(details: AuditDetails, work: () => T): T {
+  try {
+    return work()
+  } catch (error) {
+    throw carryDetails(error, details)
   }
 }
 

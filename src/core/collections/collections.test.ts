@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { createAuditService } from '../audit/audit.ts'
 import { createControlCache } from '../cache.ts'
-import { newAuditDraft, type RequestContext } from '../context.ts'
+import { auditRoute, type RequestContext } from '../context.ts'
 import { createTypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
 import { createCollectionsService } from './collections.ts'
@@ -22,7 +22,7 @@ function context(): RequestContext {
     tenantIds: [],
     transParam: undefined,
     remoteAddr: undefined,
-    audit: newAuditDraft('test', 'POST', '/'),
+    audit: auditRoute('test', 'POST', '/'),
   }
 }
 
@@ -126,10 +126,9 @@ describe('collections service', () => {
       properties: [{ name: 'age', dataType: 'INTEGER' }],
     }
     expect(await codeOf(service.update(ctx(), 'people', input))).toBe('ERR1012')
-    expect((await service.getOrThrow(ctx(), 'people')).properties.map((p) => p.name)).toEqual([
-      'ssn',
-      'email',
-    ])
+    expect((await service.getOrThrow(ctx(), 'people')).value.properties.map((p) => p.name)).toEqual(
+      ['ssn', 'email'],
+    )
     const nullable = { name: 'age', dataType: 'INTEGER', isNullable: true }
     expect((await service.addProperty(ctx(), 'people', 'age', nullable)).isNullable).toBe(true)
   })
@@ -153,7 +152,7 @@ describe('collections service', () => {
     await expect(
       service.updateProperty(ctx(), 'people', 'email', { isIndex: true }),
     ).rejects.toThrow('failed')
-    expect((await service.getProperty(ctx(), 'people', 'email')).isIndex).toBe(false)
+    expect((await service.getProperty(ctx(), 'people', 'email')).value.isIndex).toBe(false)
     data.state.failOn = 'deleteCollection'
     await expect(service.delete(ctx(), 'people')).rejects.toThrow('failed')
     expect(await service.get(ctx(), 'people')).toBeDefined()

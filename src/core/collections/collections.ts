@@ -2,7 +2,13 @@
 
 import { randomUUID } from 'node:crypto'
 import type { AuditService } from '../audit/audit.ts'
-import { withProperties } from '../audit/details.ts'
+import {
+  type AuditDetails,
+  type Audited,
+  NO_DETAILS,
+  withFailureDetails,
+  withProperties,
+} from '../audit/details.ts'
 import type { ControlCache } from '../cache.ts'
 import type { RequestContext } from '../context.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
@@ -11,7 +17,7 @@ import type { Repos, Store } from '../store.ts'
 import type { Micros } from '../time.ts'
 import type { CollectionInput, StoredCollection } from './collection.ts'
 import { type CollectionDataPort, isIndexChange } from './data-port.ts'
-import { alreadyExists, auditNames, collectionNotFound } from './errors.ts'
+import { alreadyExists, collectionNotFound, namedDetails } from './errors.ts'
 import { installCollectionsFile } from './file.ts'
 import { isValidName } from './names.ts'
 import { type PlanEnv, planCollection, planUpdate, type UpdatePlan } from './plan.ts'
@@ -41,11 +47,15 @@ export function createCollectionsService(deps: CollectionsDeps) {
   })
 
   /**
-   * Runs a schema change and its audit record in one transaction, then bumps the generation so
-   * every node (this one at once) reloads its control-data cache.
+   * Runs a schema change and its audit record (naming `details`) in one transaction, then bumps
+   * the generation so every node (this one at once) reloads its control-data cache.
    */
-  async function write<T>(ctx: RequestContext, work: (tx: Repos) => Promise<T>): Promise<T> {
-    const result = await deps.audit.transaction(ctx, () => ctx.audit.details, work)
+  async function write<T>(
+    ctx: RequestContext,
+    details: AuditDetails,
+    work: (tx: Repos) => Promise<T>,
+  ): Promise<T> {
+    const result = await deps.audit.transaction(ctx, details, work)
     await deps.cache.changed()
     return result
   }
@@ -56,25 +66,39 @@ export function createCollectionsService(deps: CollectionsDeps) {
     if (!isThere) throw collectionNotFound(collection.name)
   }
 
-  async function get(ctx: RequestContext, name: string): Promise<StoredCollection | undefined> {
-    auditNames(ctx, name)
-    // Names that break the naming rules cannot exist; they never reach the database.
+  /** Names that break the naming rules cannot exist; they never reach the database. */
+  async function find(name: string): Promise<StoredCollection | undefined> {
     return isValidName(name) ? deps.store.collections.get(name) : undefined
   }
 
-  async function getOrThrow(ctx: RequestContext, name: string): Promise<StoredCollection> {
-    const collection = await get(ctx, name)
+  async function existing(name: string): Promise<StoredCollection> {
+    const collection = await find(name)
     if (collection === undefined) throw collectionNotFound(name)
     return collection
   }
 
+  async function get(_ctx: RequestContext, name: string): Promise<StoredCollection | undefined> {
+    return find(name)
+  }
+
+  /** The collection, its record naming it (also when it is not found). */
+  async function getOrThrow(
+    _ctx: RequestContext,
+    name: string,
+  ): Promise<Audited<StoredCollection>> {
+    const audit = namedDetails(NO_DETAILS, name)
+    return withFailureDetails(audit, async () => ({ value: await existing(name), audit }))
+  }
+
   async function create(ctx: RequestContext, input: CollectionInput): Promise<StoredCollection> {
-    auditNames(ctx, input.name)
-    const planned = planCollection(input, env(ctx))
-    return write(ctx, async (tx) => {
-      const created = await tx.collections.insert(planned)
-      if (created === undefined) throw alreadyExists(input.name)
-      return created
+    const audit = namedDetails(NO_DETAILS, input.name)
+    return withFailureDetails(audit, () => {
+      const planned = planCollection(input, env(ctx))
+      return write(ctx, audit, async (tx) => {
+        const created = await tx.collections.insert(planned)
+        if (created === undefined) throw alreadyExists(input.name)
+        return created
+      })
     })
   }
 
@@ -111,23 +135,31 @@ export function createCollectionsService(deps: CollectionsDeps) {
         context: { collection: name.slice(0, 100) },
       })
     }
-    const existing = await getOrThrow(ctx, name)
-    const plan = planUpdate(existing, input, env(ctx))
-    const touched = [...plan.added, ...plan.changed.map((c) => c.after)]
-    ctx.audit.details = withProperties(
-      ctx.audit.details,
-      touched.map((property) => property.name),
-    )
-    if (plan.added.length + plan.changed.length === 0) return existing
-    await write(ctx, (tx) => apply(tx, ctx, existing, plan))
-    return getOrThrow(ctx, name)
+    const named = namedDetails(NO_DETAILS, name)
+    return withFailureDetails(named, async () => {
+      const before = await existing(name)
+      const plan = planUpdate(before, input, env(ctx))
+      const touched = [...plan.added, ...plan.changed.map((c) => c.after)]
+      const audit = withProperties(
+        named,
+        touched.map((property) => property.name),
+      )
+      return withFailureDetails(audit, async () => {
+        if (plan.added.length + plan.changed.length === 0) return before
+        await write(ctx, audit, (tx) => apply(tx, ctx, before, plan))
+        return existing(name)
+      })
+    })
   }
 
   async function remove(ctx: RequestContext, name: string): Promise<void> {
-    const existing = await getOrThrow(ctx, name)
-    await write(ctx, async (tx) => {
-      await deps.data.deleteCollectionData(tx, existing)
-      if (!(await tx.collections.delete(existing.id))) throw collectionNotFound(name)
+    const audit = namedDetails(NO_DETAILS, name)
+    await withFailureDetails(audit, async () => {
+      const before = await existing(name)
+      await write(ctx, audit, async (tx) => {
+        await deps.data.deleteCollectionData(tx, before)
+        if (!(await tx.collections.delete(before.id))) throw collectionNotFound(name)
+      })
     })
   }
 
@@ -140,7 +172,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     create,
     update,
     delete: remove,
-    ...createPropertyOperations({ ...deps, getOrThrow, write, touch, env }),
+    ...createPropertyOperations({ ...deps, existing, write, touch, env }),
     /** Stateless nodes, at start: the collections of collections.pvschema; its problems, if any. */
     installFile: (text: string, now: Micros): Promise<string[]> =>
       installCollectionsFile(deps.store, text, {

@@ -1,6 +1,5 @@
 // src/core/collections/errors.ts: the not-found and already-exists errors of collections, and audit naming
 import { type AuditDetails, withProperties } from '../audit/details.ts'
-import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import { isValidName, MAX_COMBINED_LENGTH } from './names.ts'
 
@@ -12,11 +11,6 @@ export function collectionNotFound(name: string): VaultError {
     message: isValidName(name) ? `The collection ${name} is not found.` : undefined,
     context: { collection: shown },
   })
-}
-
-/** Audit records name what was asked for, when it is a name at all (never arbitrary text). */
-export function auditNames(ctx: RequestContext, collection: string, property?: string): void {
-  ctx.audit.details = namedDetails(ctx.audit.details, collection, property)
 }
 
 /** `details` naming what was asked for, when it is a name at all (never arbitrary text). */

@@ -1,6 +1,6 @@
 // src/core/crypto-api/blob.ts: encrypt and decrypt blobs (crypto.md §4): raw bytes of one BLOB-based property
 
-import { withProperties } from '../audit/details.ts'
+import { type Audited, withFailureDetailsSync, withProperties } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -41,32 +41,37 @@ export function encryptBlob(
   name: string,
   options: EncryptBlobOptions,
   bytes: Uint8Array,
-): Buffer {
-  const collection = collectionFor(deps, ctx, name)
-  const property = blobProperty(deps, collection, options.prop)
-  if (bytes.length > deps.limits.maxBlobLength) {
-    throw new VaultError('payloadTooLarge', {
-      message: `The blob is larger than ${deps.limits.maxBlobLength} bytes (SVC_DB_MAX_BLOB_LENGTH).`,
-    })
-  }
+): Audited<Buffer> {
+  const { collection, audit: named } = collectionFor(deps, name)
+  const { property, tags, expiresAt } = withFailureDetailsSync(named, () => {
+    const property = blobProperty(deps, collection, options.prop)
+    if (bytes.length > deps.limits.maxBlobLength) {
+      throw new VaultError('payloadTooLarge', {
+        message: `The blob is larger than ${deps.limits.maxBlobLength} bytes (SVC_DB_MAX_BLOB_LENGTH).`,
+      })
+    }
+    const tags = tagsFor(deps, options.type ?? 'randomized', options.tags, 'tags')
+    const expiresAt = expiryOf(options.expiration, deps.limits.tokenExpirationSecs, ctx.now)
+    deps.iam.checkPolicies(ctx, propertyChecks('encrypt', collection, [property]))
+    return { property, tags, expiresAt }
+  })
+  const audit = withProperties(named, [property])
   const type = options.type ?? 'randomized'
-  const tags = tagsFor(deps, type, options.tags, 'tags')
-  const expiresAt = expiryOf(options.expiration, deps.limits.tokenExpirationSecs, ctx.now)
-  deps.iam.checkPolicies(ctx, propertyChecks('encrypt', collection, [property]))
-  ctx.audit.details = withProperties(ctx.audit.details, [property])
   const createdAt = type === 'randomized' ? ctx.now : undefined
-  const [sealed] = deps.ciphertexts.sealAll([
-    {
-      collection: collection.name,
-      scope: options.scope ?? '',
-      type,
-      payload: {
-        metadata: { expiresAt, tags, createdAt },
-        content: { kind: 'blob', property, bytes },
+  const [sealed] = withFailureDetailsSync(audit, () =>
+    deps.ciphertexts.sealAll([
+      {
+        collection: collection.name,
+        scope: options.scope ?? '',
+        type,
+        payload: {
+          metadata: { expiresAt, tags, createdAt },
+          content: { kind: 'blob', property, bytes },
+        },
       },
-    },
-  ])
-  return sealed as Buffer
+    ]),
+  )
+  return { value: sealed as Buffer, audit }
 }
 
 /** The bytes of `property` in a ciphertext: a blob ciphertext for it, or a BLOB field (base64). */
@@ -86,16 +91,19 @@ export function decryptBlob(
   name: string,
   options: DecryptBlobOptions,
   ciphertext: Uint8Array,
-): Buffer {
-  const collection = collectionFor(deps, ctx, name)
-  const property = blobProperty(deps, collection, options.prop)
-  const [opened] = deps.ciphertexts.openAll([
-    { bytes: ciphertext, collection: collection.name, scope: options.scope ?? '' },
-  ])
-  if (opened === undefined) throw new Error('openAll returned no item')
-  const bytes = bytesOf(opened.content, property)
-  deps.iam.checkPolicies(ctx, propertyChecks('decrypt', collection, [property], options.archived))
-  ctx.audit.details = withProperties(ctx.audit.details, [property])
-  assertLifecycle(opened.metadata, options.archived, ctx.now)
-  return bytes
+): Audited<Buffer> {
+  const { collection, audit: named } = collectionFor(deps, name)
+  const { property, opened, bytes } = withFailureDetailsSync(named, () => {
+    const property = blobProperty(deps, collection, options.prop)
+    const [opened] = deps.ciphertexts.openAll([
+      { bytes: ciphertext, collection: collection.name, scope: options.scope ?? '' },
+    ])
+    if (opened === undefined) throw new Error('openAll returned no item')
+    const bytes = bytesOf(opened.content, property)
+    deps.iam.checkPolicies(ctx, propertyChecks('decrypt', collection, [property], options.archived))
+    return { property, opened, bytes }
+  })
+  const audit = withProperties(named, [property])
+  withFailureDetailsSync(audit, () => assertLifecycle(opened.metadata, options.archived, ctx.now))
+  return { value: bytes, audit }
 }

@@ -1,16 +1,11 @@
 // src/core/crypto-api/decrypt.ts: decrypt objects (crypto.md §2): fields, transformations, metadata
 import type { DecryptedObject, DecryptionRequest } from '../../contract/crypto-api.ts'
+import { type Audited, withFailureDetails, withProperties } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { formatSeconds, MICROS_PER_SECOND } from '../time.ts'
 import { decodeBase64, type Opened } from './ciphertext.ts'
-import {
-  assertItemCount,
-  auditProperties,
-  type CryptoDeps,
-  collectionFor,
-  uniqueChecks,
-} from './deps.ts'
+import { assertItemCount, type CryptoDeps, collectionFor, uniqueChecks } from './deps.ts'
 import type { Values } from './fields.ts'
 import { assertLifecycle } from './lifecycle.ts'
 import { fieldsOf } from './payload.ts'
@@ -63,34 +58,39 @@ export async function decrypt(
   name: string,
   items: readonly DecryptionRequest[],
   options: DecryptOptions,
-): Promise<DecryptedObject[]> {
-  const collection = collectionFor(deps, ctx, name)
-  assertItemCount(deps, items.length)
-  const scopes = items.map((item) => item.encrypted_object.scope ?? '')
-  const opened = deps.ciphertexts.openAll(
-    items.map((item, i) => ({
-      bytes: decodeBase64(item.encrypted_object.ciphertext),
-      collection: collection.name,
-      scope: scopes[i] ?? '',
-    })),
-  )
-  const fields = opened.map((item) => fieldsOf(item.content))
-  const requests = requestsOf(deps, collection, items, fields)
-  const checks = requests.flatMap((wanted) =>
-    propChecks('decrypt', collection.name, wanted, options.archived),
-  )
-  deps.iam.checkPolicies(ctx, uniqueChecks(checks))
-  auditProperties(
-    ctx,
-    requests.flat().map((request) => request.property),
-  )
-  for (const item of opened) assertLifecycle(item.metadata, options.archived, ctx.now)
-  const transformDeps = { collection, runCustom: deps.runCustomTransformer }
-  return Promise.all(
-    opened.map(async (item, i) => {
-      const output = await applyProps(ctx, transformDeps, requests[i] ?? [], fields[i] ?? {})
-      if (!options.includeMetadata) return { fields: output }
-      return { fields: output, metadata: metadataOf(item, scopes[i] ?? '') }
-    }),
-  )
+): Promise<Audited<DecryptedObject[]>> {
+  const { collection, audit: named } = collectionFor(deps, name)
+  return withFailureDetails(named, async () => {
+    assertItemCount(deps, items.length)
+    const scopes = items.map((item) => item.encrypted_object.scope ?? '')
+    const opened = deps.ciphertexts.openAll(
+      items.map((item, i) => ({
+        bytes: decodeBase64(item.encrypted_object.ciphertext),
+        collection: collection.name,
+        scope: scopes[i] ?? '',
+      })),
+    )
+    const fields = opened.map((item) => fieldsOf(item.content))
+    const requests = requestsOf(deps, collection, items, fields)
+    const checks = requests.flatMap((wanted) =>
+      propChecks('decrypt', collection.name, wanted, options.archived),
+    )
+    deps.iam.checkPolicies(ctx, uniqueChecks(checks))
+    const audit = withProperties(
+      named,
+      requests.flat().map((request) => request.property),
+    )
+    return withFailureDetails(audit, async () => {
+      for (const item of opened) assertLifecycle(item.metadata, options.archived, ctx.now)
+      const transformDeps = { collection, runCustom: deps.runCustomTransformer }
+      const value = await Promise.all(
+        opened.map(async (item, i) => {
+          const output = await applyProps(ctx, transformDeps, requests[i] ?? [], fields[i] ?? {})
+          if (!options.includeMetadata) return { fields: output }
+          return { fields: output, metadata: metadataOf(item, scopes[i] ?? '') }
+        }),
+      )
+      return { value, audit }
+    })
+  })
 }

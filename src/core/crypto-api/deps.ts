@@ -1,9 +1,8 @@
 // src/core/crypto-api/deps.ts: what the crypto operations need, and the request checks they share
-import { withProperties } from '../audit/details.ts'
+import { type AuditDetails, NO_DETAILS, withFailureDetailsSync } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { CollectionsService } from '../collections/collections.ts'
-import { auditNames } from '../collections/errors.ts'
-import type { RequestContext } from '../context.ts'
+import { namedDetails } from '../collections/errors.ts'
 import type { DeterministicIds } from '../crypto/deterministic-id.ts'
 import type { TypeRegistry } from '../data-types/registry.ts'
 import { VaultError } from '../errors.ts'
@@ -39,14 +38,17 @@ export type CryptoDeps = Readonly<{
   limits: CryptoLimits
 }>
 
-/** The collection from this node's cache (404 ERR1004), named in the audit record. */
+/** The collection from this node's cache (404 ERR1004), and the audit details naming it. */
 export function collectionFor(
   deps: CryptoDeps,
-  ctx: RequestContext,
   name: string,
-): StoredCollection {
-  auditNames(ctx, name)
-  return deps.collections.getCachedOrThrow(name)
+): Readonly<{ collection: StoredCollection; audit: AuditDetails }> {
+  // Named even when it is not found, if the name is a name at all.
+  const audit = namedDetails(NO_DETAILS, name)
+  return withFailureDetailsSync(audit, () => ({
+    collection: deps.collections.getCachedOrThrow(name),
+    audit,
+  }))
 }
 
 function invalid(message: string, field: string): VaultError {
@@ -101,9 +103,4 @@ export function uniqueChecks(checks: readonly PolicyCheck[]): PolicyCheck[] {
   for (const check of checks)
     seen.set(`${check.operation}\u0000${check.resources.join('\u0000')}`, check)
   return [...seen.values()]
-}
-
-/** Names the properties an operation touched in its audit record (names only, never values). */
-export function auditProperties(ctx: RequestContext, names: Iterable<string>): void {
-  ctx.audit.details = withProperties(ctx.audit.details, names)
 }

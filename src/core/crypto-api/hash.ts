@@ -1,17 +1,16 @@
 // src/core/crypto-api/hash.ts: hash objects (crypto.md §5): the deterministic token ID of each item, nothing stored
 
 import type { HashObjectRequest } from '../../contract/crypto-api.ts'
-import { appendObjectIds } from '../audit/details.ts'
+import {
+  type Audited,
+  appendObjectIds,
+  withFailureDetails,
+  withProperties,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
-import {
-  assertItemCount,
-  auditProperties,
-  type CryptoDeps,
-  collectionFor,
-  propertyChecks,
-} from './deps.ts'
+import { assertItemCount, type CryptoDeps, collectionFor, propertyChecks } from './deps.ts'
 import { propertyOrThrow, selectProps, type Values } from './fields.ts'
 import { type ResolvedSource, resolveSources } from './sources.ts'
 
@@ -79,36 +78,40 @@ export async function hash(
   ctx: RequestContext,
   name: string,
   items: readonly HashObjectRequest[],
-): Promise<{ token_id: string }[]> {
-  const collection = collectionFor(deps, ctx, name)
-  assertItemCount(deps, items.length)
-  const sources = await resolveSources(
-    deps,
-    ctx,
-    collection,
-    items.map((item) => item.object),
-  )
-  const planned = items.map((item, i) => {
-    const source = sources[i] as ResolvedSource
-    const values = hashedValues(collection, item, source, i)
-    return {
-      values,
-      scope: item.scope ?? '',
-      card: cardNumberOf(deps, collection, item, source, i),
-    }
-  })
-  const names = items.flatMap((item, i) => [
-    ...Object.keys(planned[i]?.values ?? {}),
-    ...(item.fpprops ?? []),
-  ])
-  deps.iam.checkPolicies(ctx, propertyChecks('hash', collection, names))
-  auditProperties(ctx, names)
-  ctx.audit.details = appendObjectIds(
-    ctx.audit.details,
-    sources.flatMap((source) => (source.objectId ? [source.objectId] : [])),
-  )
-  return planned.map(({ values, scope, card }) => {
-    const input = { collection: collection.name, scope, values }
-    return { token_id: card === undefined ? deps.ids.uuid(input) : deps.ids.pan(input, card) }
+): Promise<Audited<{ token_id: string }[]>> {
+  const { collection, audit: named } = collectionFor(deps, name)
+  return withFailureDetails(named, async () => {
+    assertItemCount(deps, items.length)
+    const sources = await resolveSources(
+      deps,
+      ctx,
+      collection,
+      items.map((item) => item.object),
+    )
+    const planned = items.map((item, i) => {
+      const source = sources[i] as ResolvedSource
+      const values = hashedValues(collection, item, source, i)
+      return {
+        values,
+        scope: item.scope ?? '',
+        card: cardNumberOf(deps, collection, item, source, i),
+      }
+    })
+    const names = items.flatMap((item, i) => [
+      ...Object.keys(planned[i]?.values ?? {}),
+      ...(item.fpprops ?? []),
+    ])
+    deps.iam.checkPolicies(ctx, propertyChecks('hash', collection, names))
+    const audit = appendObjectIds(
+      withProperties(named, names),
+      sources.flatMap((source) => (source.objectId ? [source.objectId] : [])),
+    )
+    return withFailureDetails(audit, async () => ({
+      value: planned.map(({ values, scope, card }) => {
+        const input = { collection: collection.name, scope, values }
+        return { token_id: card === undefined ? deps.ids.uuid(input) : deps.ids.pan(input, card) }
+      }),
+      audit,
+    }))
   })
 }

@@ -1,7 +1,7 @@
 // src/core/data-types/types-file.ts: custom types and their bundles from types.toml and bundles/ at start (config.md §5)
 import { parse, TomlError } from 'smol-toml'
 import type { BundlesService } from '../bundles/bundles.ts'
-import { newAuditDraft, type RequestContext } from '../context.ts'
+import { auditRoute, type RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
 import type { Store } from '../store.ts'
 import type { Micros } from '../time.ts'
@@ -75,7 +75,7 @@ function startContext(now: Micros): RequestContext {
     tenantIds: [],
     transParam: undefined,
     remoteAddr: undefined,
-    audit: newAuditDraft('load_types_file', 'START', 'types.toml'),
+    audit: auditRoute('load_types_file', 'START', 'types.toml'),
   }
 }
 

@@ -1,7 +1,15 @@
 // src/core/objects/create.ts: add objects (one or a batch): validate all, seal in one call, write in one transaction
 
 import { randomUUID } from 'node:crypto'
-import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import {
+  type AuditDetails,
+  type Audited,
+  NO_DETAILS,
+  touchedDetails,
+  withFailureDetails,
+  withObjectIds,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { ownValue } from '../own.ts'
@@ -19,9 +27,26 @@ import { isActive, serializeValues } from './records.ts'
 import type { SealedWrite } from './seal-thread.ts'
 import type { IndexEntry, ObjectRecord } from './store.ts'
 import { claimUnique } from './uniqueness.ts'
-import { commitNew, decodeBodies, type WriteOptions, withCustomValues } from './writing.ts'
+import {
+  type Batch,
+  commitNew,
+  decodeBodies,
+  type WriteOptions,
+  withCustomValues,
+} from './writing.ts'
 
 type Fields = Record<string, unknown>
+
+/**
+ * Work of another operation (tokenize `store_object`) in the transaction that adds the objects,
+ * run once every item is stored: whatever it throws rolls the objects back too.
+ */
+export type AddWithin = Readonly<{
+  /** What the calling operation touched so far: the call's one record names it too. */
+  audit: AuditDetails
+  /** Gets the new objects' ids and the details so far; returns them with what it wrote. */
+  run: (tx: Repos, ids: readonly string[], audit: AuditDetails) => Promise<AuditDetails>
+}>
 
 type Draft = Readonly<{ index: number; id: string; input: ObjectInput; ownership: Ownership }>
 
@@ -250,36 +275,59 @@ export function createAddition(deps: ObjectsDeps) {
 
   /**
    * Adds a batch atomically: every item is stored, or none is and the results say why (§3.2).
-   * `within` runs in the same transaction once every item is stored (tokenize `store_object`):
-   * whatever it throws rolls the objects back too.
+   * `within` runs in the same transaction once every item is stored (tokenize `store_object`).
    */
   async function addMany(
     ctx: RequestContext,
     collectionName: string,
     bodies: readonly Fields[],
     options: WriteOptions,
-    within?: (tx: Repos, ids: readonly string[]) => Promise<void>,
-  ): Promise<BulkResult> {
+    within?: AddWithin,
+  ): Promise<Audited<BulkResult>> {
     checkBatchSize(bodies.length, deps.settings.maxPageSize)
     const collection = deps.collections.getCachedOrThrow(collectionName)
     const names = [...new Set(bodies.flatMap((body) => Object.keys(body)))]
-    auditTouched(ctx, collection, names)
-    deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write'))
-    parseExpiration(options.expirationSecs, { defaultSecs: undefined, isUpdate: false }, ctx.now)
-    const decoded = await decodeBodies(deps, bodies, options)
-    const errors: ItemErrors = new Map()
-    const rules = { types: deps.types, isImport: options.isImport, isCreate: true }
-    const read = decoded.map((body, i) =>
-      attempt(errors, i, () => readObjectBody(collection, body, rules)),
-    )
-    const inputs = await withCustomValues(ctx, deps, collection, read, errors)
-    const drafts = await draft(ctx, collection, inputs, errors)
-    const drafted = new Map(drafts.map((d) => [d.index, d.id]))
-    const ids = read.map((input, i) => drafted.get(i) ?? input?.id)
-    auditObjects(
-      ctx,
-      drafts.map((d) => d.id),
-    )
+    const touched = touchedDetails(within?.audit ?? NO_DETAILS, collection, names)
+    return withFailureDetails(touched, async () => {
+      deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write'))
+      parseExpiration(options.expirationSecs, { defaultSecs: undefined, isUpdate: false }, ctx.now)
+      const decoded = await decodeBodies(deps, bodies, options)
+      const errors: ItemErrors = new Map()
+      const rules = { types: deps.types, isImport: options.isImport, isCreate: true }
+      const read = decoded.map((body, i) =>
+        attempt(errors, i, () => readObjectBody(collection, body, rules)),
+      )
+      const inputs = await withCustomValues(ctx, deps, collection, read, errors)
+      const drafts = await draft(ctx, collection, inputs, errors)
+      const drafted = new Map(drafts.map((d) => [d.index, d.id]))
+      const ids = read.map((input, i) => drafted.get(i) ?? input?.id)
+      const audit = withObjectIds(
+        touched,
+        drafts.map((d) => d.id),
+      )
+      const batch = { ids, errors, audit }
+      return withFailureDetails(audit, () =>
+        store(ctx, collection, { batch, drafts, options }, within),
+      )
+    })
+  }
+
+  /** Seals and writes the drafts (in steps when the batch is large), then runs `within`. */
+  async function store(
+    ctx: RequestContext,
+    collection: StoredCollection,
+    add: Readonly<{ batch: Batch; drafts: readonly Draft[]; options: WriteOptions }>,
+    within: AddWithin | undefined,
+  ): Promise<Audited<BulkResult>> {
+    const { batch, drafts, options } = add
+    const { ids, errors, audit } = batch
+    const finish = async (tx: Repos, failed: ItemErrors, isClean: boolean) => ({
+      failed,
+      audit:
+        isClean && errors.size === 0 && within !== undefined
+          ? await within.run(tx, ids as string[], audit)
+          : audit,
+    })
     if (drafts.length > WRITE_STEP) {
       const steps: Draft[][] = []
       for (let i = 0; i < drafts.length; i += WRITE_STEP)
@@ -288,23 +336,25 @@ export function createAddition(deps: ObjectsDeps) {
       const sealed = steps.map((step) => deps.sealThread.sealAside(collection, newObjects(step)))
       // A step that fails is reported through its own await; the others must not go unhandled.
       for (const promise of sealed) promise.catch(() => {})
-      return commitNew(deps, ctx, { ids, errors }, async (tx, isNew) => {
+      return commitNew(deps, ctx, batch, async (tx, isNew) => {
         const inBatch: ItemErrors = new Map()
-        const batch = { steps, sealed, options, inBatch }
-        const failed = await persistSteps(tx, ctx, collection, batch, isNew)
-        if (failed.size === 0 && inBatch.size === 0 && errors.size === 0 && within !== undefined)
-          await within(tx, ids as string[])
-        return new Map([...inBatch, ...failed])
+        const failed = await persistSteps(
+          tx,
+          ctx,
+          collection,
+          { steps, sealed, options, inBatch },
+          isNew,
+        )
+        const isClean = failed.size === 0 && inBatch.size === 0
+        return finish(tx, new Map([...inBatch, ...failed]), isClean)
       })
     }
     const written = deps.sealThread.seal(collection, newObjects(drafts))
     const prepared = prepare(ctx, collection, drafts, written, options)
     checkBatchUniques(collection, prepared, errors)
-    return commitNew(deps, ctx, { ids, errors }, async (tx, isNew) => {
+    return commitNew(deps, ctx, batch, async (tx, isNew) => {
       const failed = await persist(tx, ctx, collection, prepared, new Map(), isNew)
-      if (failed.size === 0 && errors.size === 0 && within !== undefined)
-        await within(tx, ids as string[])
-      return failed
+      return finish(tx, failed, failed.size === 0)
     })
   }
 

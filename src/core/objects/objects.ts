@@ -1,8 +1,8 @@
 // src/core/objects/objects.ts: the objects service: add, get, list, search, update, delete and count objects
+import { type Audited, withFailureDetailsSync } from '../audit/details.ts'
 import type { RequestContext } from '../context.ts'
 import { invalidRequest } from '../errors.ts'
-import type { BulkResult } from '../writes/bulk.ts'
-import { throwFirstError } from '../writes/bulk.ts'
+import { type BulkResult, throwFirstError } from '../writes/bulk.ts'
 import { createAddition } from './create.ts'
 import type { ObjectsDeps } from './deps.ts'
 import { readObjectId } from './ids.ts'
@@ -12,6 +12,11 @@ import { createUpdating, type UpdateOptions } from './update.ts'
 import type { WriteOptions } from './writing.ts'
 
 type Fields = Record<string, unknown>
+
+/** A single-object call fails with its item's error, which names what the call touched. */
+function throwItemError({ value, audit }: Audited<BulkResult>): void {
+  withFailureDetailsSync(audit, () => throwFirstError(value))
+}
 
 export function createObjectsService(deps: ObjectsDeps) {
   const { addMany } = createAddition(deps)
@@ -27,9 +32,9 @@ export function createObjectsService(deps: ObjectsDeps) {
 
     /** §3.1: one object; its failure is the response (404/400/409). */
     async add(ctx: RequestContext, collection: string, body: Fields, options: WriteOptions) {
-      const result: BulkResult = await addMany(ctx, collection, [body], options)
-      throwFirstError(result)
-      return { id: result.results[0]?.id ?? '' }
+      const result = await addMany(ctx, collection, [body], options)
+      throwItemError(result)
+      return { id: result.value.results[0]?.id ?? '' }
     },
 
     /** §3.6: the path names the object; an `id` in the body must be the same. */
@@ -43,12 +48,12 @@ export function createObjectsService(deps: ObjectsDeps) {
       const id = readObjectId(rawId)
       if (body.id !== undefined && (typeof body.id !== 'string' || body.id.toLowerCase() !== id))
         throw invalidRequest('The id in the body must equal the id in the path.', 'id')
-      throwFirstError(await updateMany(ctx, collection, [{ ...body, id }], options))
+      throwItemError(await updateMany(ctx, collection, [{ ...body, id }], options))
     },
 
     /** §3.8: archives the object, or with `options=archived` removes an archived one for good. */
     async delete(ctx: RequestContext, collection: string, rawId: string, options: DeleteOptions) {
-      throwFirstError(await deleteMany(ctx, collection, [readObjectId(rawId)], options))
+      throwItemError(await deleteMany(ctx, collection, [readObjectId(rawId)], options))
     },
   }
 }

@@ -1,6 +1,14 @@
 // src/core/objects/reading.ts: get, list, search and count objects
-import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
-import { withProperties } from '../audit/details.ts'
+import { propertyChecks } from '../access/checks.ts'
+import {
+  type AuditDetails,
+  type Audited,
+  NO_DETAILS,
+  touchedDetails,
+  withFailureDetails,
+  withObjectIds,
+  withProperties,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { invalidRequest, notInMemoryMode } from '../errors.ts'
@@ -31,18 +39,17 @@ export type ListRequest = ReadRequest &
   PageParams &
   Readonly<{ ids: readonly string[] | undefined; isExport: boolean }>
 
+/** A planned read and what it touched so far (the collection and the properties it returns). */
+type Read = Readonly<{ collection: StoredCollection; plan: ReadPlan; audit: AuditDetails }>
+
 export function createReading(deps: ObjectsDeps) {
   const { settings } = deps
 
-  function prepare(ctx: RequestContext, name: string, request: ReadRequest) {
+  function prepare(name: string, request: ReadRequest): Read {
     const collection = deps.collections.getCachedOrThrow(name)
     const plan = planRead(collection, request, deps.types)
-    auditTouched(
-      ctx,
-      collection,
-      plan.items.map((i) => i.property.name),
-    )
-    return { collection, plan }
+    const names = plan.items.map((i) => i.property.name)
+    return { collection, plan, audit: touchedDetails(NO_DETAILS, collection, names) }
   }
 
   function filterOf(
@@ -54,37 +61,44 @@ export function createReading(deps: ObjectsDeps) {
     return { collection: collection.name, state, now: ctx.now, tenantIds: effectiveTenants(ctx) }
   }
 
+  /** The rows' values as the read asked, its details naming the objects. */
   async function render(
     ctx: RequestContext,
-    read: { collection: StoredCollection; plan: ReadPlan },
+    read: Read,
     rows: readonly ObjectRecord[],
-  ) {
-    auditObjects(
-      ctx,
+  ): Promise<Audited<Fields[]>> {
+    const audit = withObjectIds(
+      read.audit,
       rows.map((r) => r.id),
     )
-    return renderObjects(ctx, deps, read.collection, rows, read.plan)
+    return withFailureDetails(audit, async () => ({
+      value: await renderObjects(ctx, deps, read.collection, rows, read.plan),
+      audit,
+    }))
   }
 
   /** §3.3: 404 ERR3005 unless the object exists in the selected state; other tenants' are 403. */
-  async function get(ctx: RequestContext, name: string, rawId: string, request: ReadRequest) {
-    const read = prepare(ctx, name, request)
-    const id = readObjectId(rawId)
-    const [row] = await deps.store.objects.get(name, [id])
-    if (row === undefined || isActive(row, ctx.now) === read.plan.isArchived)
-      throw objectsNotFound([id])
-    deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
-    assertTenantAllowed(ctx, row.tenantId)
-    const [fields] = await render(ctx, read, [row])
-    return fields as Fields
+  async function get(
+    ctx: RequestContext,
+    name: string,
+    rawId: string,
+    request: ReadRequest,
+  ): Promise<Audited<Fields>> {
+    const read = prepare(name, request)
+    return withFailureDetails(read.audit, async () => {
+      const id = readObjectId(rawId)
+      const [row] = await deps.store.objects.get(name, [id])
+      if (row === undefined || isActive(row, ctx.now) === read.plan.isArchived)
+        throw objectsNotFound([id])
+      deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
+      assertTenantAllowed(ctx, row.tenantId)
+      const { value, audit } = await render(ctx, read, [row])
+      return { value: value[0] as Fields, audit }
+    })
   }
 
   /** `ids`: no paging, results in the order asked; unknown ones (or other tenants') are 404. */
-  async function byIds(
-    ctx: RequestContext,
-    read: { collection: StoredCollection; plan: ReadPlan },
-    given: readonly string[],
-  ) {
+  async function byIds(ctx: RequestContext, read: Read, given: readonly string[]) {
     if (given.length > settings.maxPageSize)
       throw invalidRequest(`At most ${settings.maxPageSize} ids may be listed.`, 'ids')
     const ids = [...new Set(given.map(readObjectId))]
@@ -103,13 +117,15 @@ export function createReading(deps: ObjectsDeps) {
 
   async function finish(
     ctx: RequestContext,
-    read: { collection: StoredCollection; plan: ReadPlan },
+    read: Read,
     page: Page,
     isExport = false,
-  ): Promise<ObjectsPage> {
-    const rendered = await render(ctx, read, page.records)
-    const results = isExport ? await exportValues(deps.exportKeys, rendered) : rendered
-    return { results, remaining: page.remaining, cursor: page.cursor }
+  ): Promise<Audited<ObjectsPage>> {
+    const { value: rendered, audit } = await render(ctx, read, page.records)
+    return withFailureDetails(audit, async () => {
+      const results = isExport ? await exportValues(deps.exportKeys, rendered) : rendered
+      return { value: { results, remaining: page.remaining, cursor: page.cursor }, audit }
+    })
   }
 
   /** §3.4: one page in creation order, or the objects named by `ids`; `export` seals every value. */
@@ -117,26 +133,31 @@ export function createReading(deps: ObjectsDeps) {
     ctx: RequestContext,
     name: string,
     request: ListRequest,
-  ): Promise<ObjectsPage> {
-    const read = prepare(ctx, name, request)
-    if (request.isExport && deps.store.isMemory) throw notInMemoryMode('Exporting objects')
-    if (request.ids !== undefined && request.ids.length > 0) {
-      const rows = await byIds(ctx, read, request.ids)
-      return finish(ctx, read, { records: rows, remaining: 0, cursor: '' }, request.isExport)
-    }
-    deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
-    const filter = filterOf(ctx, read.collection, read.plan)
-    const fingerprint = queryFingerprint([
-      'list',
-      filter.collection,
-      filter.state,
-      filter.tenantIds,
-      request.props,
-      request.options,
-      request.isExport,
-    ])
-    const page = await readPage(pageQuery(filter, []), pageRequest(request, settings, fingerprint))
-    return finish(ctx, read, page, request.isExport)
+  ): Promise<Audited<ObjectsPage>> {
+    const read = prepare(name, request)
+    return withFailureDetails(read.audit, async () => {
+      if (request.isExport && deps.store.isMemory) throw notInMemoryMode('Exporting objects')
+      if (request.ids !== undefined && request.ids.length > 0) {
+        const rows = await byIds(ctx, read, request.ids)
+        return finish(ctx, read, { records: rows, remaining: 0, cursor: '' }, request.isExport)
+      }
+      deps.iam.checkPolicies(ctx, readChecks(read.collection, read.plan))
+      const filter = filterOf(ctx, read.collection, read.plan)
+      const fingerprint = queryFingerprint([
+        'list',
+        filter.collection,
+        filter.state,
+        filter.tenantIds,
+        request.props,
+        request.options,
+        request.isExport,
+      ])
+      const page = await readPage(
+        pageQuery(filter, []),
+        pageRequest(request, settings, fingerprint),
+      )
+      return finish(ctx, read, page, request.isExport)
+    })
   }
 
   function pageQuery(filter: ObjectFilter, conditions: readonly SearchCondition[]) {
@@ -157,11 +178,28 @@ export function createReading(deps: ObjectsDeps) {
     name: string,
     query: ObjectsQuery,
     request: ReadRequest & PageParams,
-  ): Promise<ObjectsPage> {
-    const read = prepare(ctx, name, request)
-    const normalized = await withCustomQueryValues(ctx, deps, read.collection, query)
-    const plan = planSearch(read.collection, normalized, deps)
-    ctx.audit.details = withProperties(ctx.audit.details, plan.searched)
+  ): Promise<Audited<ObjectsPage>> {
+    const prepared = prepare(name, request)
+    return withFailureDetails(prepared.audit, async () => {
+      const normalized = await withCustomQueryValues(ctx, deps, prepared.collection, query)
+      const plan = planSearch(prepared.collection, normalized, deps)
+      const read = { ...prepared, audit: withProperties(prepared.audit, plan.searched) }
+      return withFailureDetails(read.audit, () =>
+        searchPlanned(ctx, read, { query, request, plan }),
+      )
+    })
+  }
+
+  async function searchPlanned(
+    ctx: RequestContext,
+    read: Read,
+    search: Readonly<{
+      query: ObjectsQuery
+      request: ReadRequest & PageParams
+      plan: ReturnType<typeof planSearch>
+    }>,
+  ): Promise<Audited<ObjectsPage>> {
+    const { query, request, plan } = search
     const searched = propertyChecks(read.collection, plan.searched, 'search', read.plan.isArchived)
     deps.iam.checkPolicies(ctx, [...readChecks(read.collection, read.plan), ...searched])
     // An id query is not paged, yet an out-of-range page_size is still a bad request.
@@ -210,14 +248,16 @@ export function createReading(deps: ObjectsDeps) {
   /** §3.10: `stats` on the collection; counts only the call's tenants when it is limited. */
   async function count(ctx: RequestContext, name: string) {
     const collection = deps.collections.getCachedOrThrow(name)
-    auditTouched(ctx, collection)
-    deps.iam.checkPolicies(ctx, [{ operation: 'stats', resources: collectionResource(name) }])
-    const { active, archived } = await deps.store.objects.count(
-      name,
-      ctx.now,
-      effectiveTenants(ctx),
-    )
-    return { active, archived, total: active + archived }
+    const audit = touchedDetails(NO_DETAILS, collection)
+    return withFailureDetails(audit, async () => {
+      deps.iam.checkPolicies(ctx, [{ operation: 'stats', resources: collectionResource(name) }])
+      const { active, archived } = await deps.store.objects.count(
+        name,
+        ctx.now,
+        effectiveTenants(ctx),
+      )
+      return { value: { active, archived, total: active + archived }, audit }
+    })
   }
 
   return { get, list, search, count }

@@ -1,5 +1,12 @@
 // src/core/objects/remove.ts: delete objects: archive active ones, or remove archived ones for good (§3.8–3.9)
-import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import {
+  type Audited,
+  NO_DETAILS,
+  touchedDetails,
+  withFailureDetails,
+  withObjectIds,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { isVaultError } from '../errors.ts'
@@ -80,27 +87,31 @@ export function createRemoval(deps: ObjectsDeps) {
     collectionName: string,
     given: readonly string[],
     options: DeleteOptions,
-  ): Promise<BulkResult> {
+  ): Promise<Audited<BulkResult>> {
     checkBatchSize(given.length, deps.settings.maxPageSize)
     const collection = deps.collections.getCachedOrThrow(collectionName)
-    auditTouched(ctx, collection)
-    const names = collection.properties.map((p) => p.name)
-    deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'delete', options.isArchived))
-    const errors: ItemErrors = new Map()
-    const ids = given.map((id, i) => attempt(errors, i, () => readObjectId(id)))
-    const targets = await targetsOf(ctx, collection, ids, { ...options, errors })
-    auditObjects(
-      ctx,
-      targets.map((t) => t.row.id),
-    )
-    return commit(deps, ctx, { ids, errors }, async (tx) => {
-      if (!options.isArchived) return archive(tx, ctx, targets)
-      await purge(
-        tx,
-        collection,
-        targets.map((t) => t.row),
+    const touched = touchedDetails(NO_DETAILS, collection)
+    return withFailureDetails(touched, async () => {
+      const names = collection.properties.map((p) => p.name)
+      deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'delete', options.isArchived))
+      const errors: ItemErrors = new Map()
+      const ids = given.map((id, i) => attempt(errors, i, () => readObjectId(id)))
+      const targets = await targetsOf(ctx, collection, ids, { ...options, errors })
+      const audit = withObjectIds(
+        touched,
+        targets.map((t) => t.row.id),
       )
-      return new Map()
+      return withFailureDetails(audit, () =>
+        commit(deps, ctx, { ids, errors, audit }, async (tx) => {
+          if (!options.isArchived) return { failed: await archive(tx, ctx, targets), audit }
+          await purge(
+            tx,
+            collection,
+            targets.map((t) => t.row),
+          )
+          return { failed: new Map(), audit }
+        }),
+      )
     })
   }
 

@@ -1,5 +1,12 @@
 // src/core/objects/update.ts: update objects (one or a batch): values, built-ins, expiry, archive and restore
-import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import {
+  type Audited,
+  NO_DETAILS,
+  touchedDetails,
+  withFailureDetails,
+  withObjectIds,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { invalidRequest } from '../errors.ts'
@@ -178,40 +185,44 @@ export function createUpdating(deps: ObjectsDeps) {
     collectionName: string,
     bodies: readonly Fields[],
     opts: UpdateOptions,
-  ): Promise<BulkResult> {
+  ): Promise<Audited<BulkResult>> {
     checkBatchSize(bodies.length, deps.settings.maxPageSize)
     const collection = deps.collections.getCachedOrThrow(collectionName)
     const names = [...new Set(bodies.flatMap((body) => Object.keys(body)))].filter(
       (n) => n !== 'id',
     )
-    auditTouched(ctx, collection, names)
-    deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write', opts.isArchived))
-    const expiry = parseExpiration(
-      opts.expirationSecs,
-      { defaultSecs: undefined, isUpdate: true },
-      ctx.now,
-    )
-    const decoded = await decodeBodies(deps, bodies, opts)
-    const errors: ItemErrors = new Map()
-    const read = readInputs(collection, decoded, opts, errors)
-    const inputs = await withCustomValues(ctx, deps, collection, read, errors)
-    const targets = await loadTargets(ctx, collection, inputs, {
-      isArchived: opts.isArchived,
-      errors,
-    })
-    const plans = await plan(ctx, collection, targets, { expiry, errors })
-    const ids = read.map((input) => input?.id)
-    auditObjects(
-      ctx,
-      plans.map((p) => p.after.id),
-    )
-    return commit(deps, ctx, { ids, errors }, async (tx) => {
-      const failures: ItemErrors = new Map()
-      for (const item of plans) {
-        const error = await applyUpdate(tx, { deps, ctx, collection }, item)
-        if (error !== undefined) failures.set(item.index, error)
-      }
-      return failures
+    const touched = touchedDetails(NO_DETAILS, collection, names)
+    return withFailureDetails(touched, async () => {
+      deps.iam.checkPolicies(ctx, propertyChecks(collection, names, 'write', opts.isArchived))
+      const expiry = parseExpiration(
+        opts.expirationSecs,
+        { defaultSecs: undefined, isUpdate: true },
+        ctx.now,
+      )
+      const decoded = await decodeBodies(deps, bodies, opts)
+      const errors: ItemErrors = new Map()
+      const read = readInputs(collection, decoded, opts, errors)
+      const inputs = await withCustomValues(ctx, deps, collection, read, errors)
+      const targets = await loadTargets(ctx, collection, inputs, {
+        isArchived: opts.isArchived,
+        errors,
+      })
+      const plans = await plan(ctx, collection, targets, { expiry, errors })
+      const ids = read.map((input) => input?.id)
+      const audit = withObjectIds(
+        touched,
+        plans.map((p) => p.after.id),
+      )
+      return withFailureDetails(audit, () =>
+        commit(deps, ctx, { ids, errors, audit }, async (tx) => {
+          const failed: ItemErrors = new Map()
+          for (const item of plans) {
+            const error = await applyUpdate(tx, { deps, ctx, collection }, item)
+            if (error !== undefined) failed.set(item.index, error)
+          }
+          return { failed, audit }
+        }),
+      )
     })
   }
 

@@ -1,4 +1,5 @@
 // src/core/objects/writing.ts: what every object write shares: import decoding, sealing, the one transaction
+import type { AuditDetails, Audited } from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import type { Envelope } from '../crypto/envelope.ts'
@@ -80,6 +81,16 @@ export function sealChanges(
   return split.map((s, i) => ({ plain: s.plain, sealed: sealed[i] ?? {} }))
 }
 
+/** A batch to commit: its items' ids, the errors found before writing, what the call touched. */
+export type Batch = Readonly<{
+  ids: readonly (string | undefined)[]
+  errors: ItemErrors
+  audit: AuditDetails
+}>
+
+/** What a batch's writes return: the items that failed, and the details its record names. */
+export type Written = Readonly<{ failed: ItemErrors; audit: AuditDetails }>
+
 /**
  * Runs a batch's writes and the audit record in one transaction. Item failures (found before, or
  * while writing) roll everything back and come back as the per-item results: nothing is written,
@@ -89,26 +100,28 @@ export function sealChanges(
 export async function commit(
   deps: ObjectsDeps,
   ctx: RequestContext,
-  batch: Readonly<{ ids: readonly (string | undefined)[]; errors: ItemErrors }>,
-  work: (tx: Repos) => Promise<ItemErrors>,
-): Promise<BulkResult> {
+  batch: Batch,
+  work: (tx: Repos) => Promise<Written>,
+): Promise<Audited<BulkResult>> {
   try {
-    await deps.audit.transaction(
+    const written = await deps.audit.transaction(
       ctx,
-      () => ctx.audit.details,
+      (result: Written) => result.audit,
       async (tx) => {
-        const errors = new Map([...batch.errors, ...(await work(tx))])
+        const result = await work(tx)
+        const errors = new Map([...batch.errors, ...result.failed])
         if (errors.size > 0) throw new BatchRejected(errors)
+        return result
       },
     )
+    return { value: bulkResult(batch.ids, new Map()), audit: written.audit }
   } catch (error) {
     if (!(error instanceof BatchRejected)) throw error
     // Nothing was written (the transaction rolled back before its record): the call, which
     // answers each item's error, is recorded on its own.
-    await deps.audit.record(ctx, ctx.audit.details, { status: 200 })
-    return bulkResult(batch.ids, error.errors)
+    await deps.audit.record(ctx, batch.audit, { status: 200 })
+    return { value: bulkResult(batch.ids, error.errors), audit: batch.audit }
   }
-  return bulkResult(batch.ids, new Map())
 }
 
 /**
@@ -121,9 +134,9 @@ export async function commit(
 export async function commitNew(
   deps: ObjectsDeps,
   ctx: RequestContext,
-  batch: Readonly<{ ids: readonly (string | undefined)[]; errors: ItemErrors }>,
-  work: (tx: Repos, isNew: boolean) => Promise<ItemErrors>,
-): Promise<BulkResult> {
+  batch: Batch,
+  work: (tx: Repos, isNew: boolean) => Promise<Written>,
+): Promise<Audited<BulkResult>> {
   try {
     return await commit(deps, ctx, batch, (tx) => work(tx, true))
   } catch (error) {

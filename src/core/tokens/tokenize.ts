@@ -1,7 +1,15 @@
 // src/core/tokens/tokenize.ts: tokenize (endpoints §4.1): validate all items, store objects, then one transaction
 import { randomUUID } from 'node:crypto'
 import type { TokenizeRequest } from '../../contract/tokens.ts'
-import { auditObjects, auditTouched, propertyChecks } from '../access/checks.ts'
+import { propertyChecks } from '../access/checks.ts'
+import {
+  type AuditDetails,
+  NO_DETAILS,
+  touchedDetails,
+  withFailureDetails,
+  withFailureDetailsSync,
+  withObjectIds,
+} from '../audit/details.ts'
 import type { StoredCollection } from '../collections/collection.ts'
 import type { RequestContext } from '../context.ts'
 import { VaultError } from '../errors.ts'
@@ -53,35 +61,48 @@ function checksOf(
   return checks
 }
 
+/** Writes the tokens in `tx`; returns their IDs and the call's details with the objects named. */
+type TokenWrite = (
+  tx: Repos,
+  created: ReadonlyMap<number, string>,
+  audit: AuditDetails,
+) => Promise<Readonly<{ ids: string[]; audit: AuditDetails }>>
+
 /**
  * Writes the tokens; with `store_object` items, in the same transaction as their new objects,
  * so a token conflict leaves no object behind. Returns the tokens' IDs and item → object id.
+ * `audit` is what the call touched so far; the one record also names what the objects did.
  */
 async function storeAll(
   deps: TokensDeps,
   ctx: RequestContext,
-  name: string,
-  items: readonly TokenizeRequest[],
-  write: (tx: Repos, created: ReadonlyMap<number, string>) => Promise<string[]>,
+  call: Readonly<{ name: string; items: readonly TokenizeRequest[]; audit: AuditDetails }>,
+  write: TokenWrite,
 ): Promise<{ ids: string[]; created: ReadonlyMap<number, string> }> {
+  const { name, items, audit } = call
   const indexes = items.flatMap((item, i) => (item.store_object === true ? [i] : []))
   if (indexes.length === 0) {
-    const ids = await deps.audit.transaction(
+    const written = await deps.audit.transaction(
       ctx,
-      () => ctx.audit.details,
-      (tx) => write(tx, new Map()),
+      (result: Awaited<ReturnType<TokenWrite>>) => result.audit,
+      (tx) => write(tx, new Map(), audit),
     )
-    return { ids, created: new Map() }
+    return { ids: written.ids, created: new Map() }
   }
   const bodies = indexes.map((i) => items[i]?.object.fields ?? {})
   let ids: string[] = []
   let created = new Map<number, string>()
   const options = { expirationSecs: undefined, isImport: false, exportKey: undefined }
-  const result = await deps.objects.addMany(ctx, name, bodies, options, async (tx, objectIds) => {
-    created = new Map(indexes.map((index, j) => [index, objectIds[j] ?? '']))
-    ids = await write(tx, created)
+  const result = await deps.objects.addMany(ctx, name, bodies, options, {
+    audit,
+    run: async (tx, objectIds, sofar) => {
+      created = new Map(indexes.map((index, j) => [index, objectIds[j] ?? '']))
+      const written = await write(tx, created, sofar)
+      ids = written.ids
+      return written.audit
+    },
   })
-  throwFirstError(result)
+  withFailureDetailsSync(result.audit, () => throwFirstError(result.value))
   return { ids, created }
 }
 
@@ -121,11 +142,32 @@ export async function tokenize(
     planItem(collection, deps.ids, item, sources[i] as Source, i),
   )
   deps.iam.checkPolicies(ctx, checksOf(collection, items, planned))
-  auditTouched(
-    ctx,
+  const audit = touchedDetails(
+    NO_DETAILS,
     collection,
     planned.flatMap((p) => p.props),
   )
+  return withFailureDetails(audit, () =>
+    writePlanned(deps, ctx, { name, collection, items, options, expiry, audit }, planned),
+  )
+}
+
+/** Checks unique tags, makes custom template IDs, then stores the tokens (and objects). */
+async function writePlanned(
+  deps: TokensDeps,
+  ctx: RequestContext,
+  call: Readonly<{
+    name: string
+    collection: StoredCollection
+    items: readonly TokenizeRequest[]
+    options: TokenizeOptions
+    expiry: ReturnType<typeof parseExpiration>
+    audit: AuditDetails
+  }>,
+  planned: readonly ItemPlan[],
+): Promise<TokenValue[]> {
+  const { collection, options, expiry } = call
+  const txId = options.transactionId
   const singleTenant = tenantForCreate(ctx, undefined)
   await checkUniqueTags(
     deps,
@@ -157,13 +199,14 @@ export async function tokenize(
         }),
       }),
     )
-  const { ids, created } = await storeAll(deps, ctx, name, items, (tx, created) => {
+  const { ids, created } = await storeAll(deps, ctx, call, async (tx, created, sofar) => {
     const ready = sealDrafts(deps, collection.name, draftsOf(created))
-    auditObjects(
-      ctx,
+    const audit = withObjectIds(
+      sofar,
       ready.flatMap((d) => (d.row.objectId ? [d.row.objectId] : [])),
     )
-    return writeAll(deps, tx, ready, ctx.now)
+    const written = await withFailureDetails(audit, () => writeAll(deps, tx, ready, ctx.now))
+    return { ids: written, audit }
   })
   return ids.map((tokenId, i) => {
     const objectId = created.get(i)

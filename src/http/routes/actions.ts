@@ -10,6 +10,7 @@ import { CustomAuditQuery, DataQuery } from '../../contract/common.ts'
 import { Type } from '../../contract/schema.ts'
 import type { ActionInfo } from '../../core/actions/actions.ts'
 import { formatNano } from '../../core/time.ts'
+import { audited } from '../audited.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const CTL = '/api/pvlt/1.0/ctl/actions'
@@ -126,7 +127,7 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
         response: { 200: HttpCallResult },
       },
     },
-    async (req) => actions.invokeHttpCall(req.ctx, req.body),
+    async (req) => audited(await actions.invokeHttpCall(req.ctx, req.body)),
   )
 
   app.post(
@@ -152,7 +153,7 @@ export const actionsRoutes: RoutesPlugin = async (app, { services }) => {
       // Any JSON value, strings included, so it is serialized here; the audit record is
       // written (by the route wrapper) before this payload is sent.
       reply.type('application/json; charset=utf-8')
-      return JSON.stringify(result ?? null)
+      return audited(result, (value) => JSON.stringify(value ?? null))
     },
   )
 }

@@ -11,6 +11,7 @@ import {
   RevealResult,
 } from '../../contract/analysis.ts'
 import { DataQuery } from '../../contract/common.ts'
+import { audited } from '../audited.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/data/analysis'
@@ -101,6 +102,6 @@ export const analysisRoutes: RoutesPlugin = async (app, { services }) => {
         response: { 200: RevealResult },
       },
     },
-    (req) => analysis.reveal(req.ctx, req.body, req.query.collection),
+    async (req) => audited(await analysis.reveal(req.ctx, req.body, req.query.collection)),
   )
 }

@@ -21,6 +21,7 @@ import {
   readPropertyBody,
   readUpdatePropertyBody,
 } from '../../core/collections/input.ts'
+import { audited } from '../audited.ts'
 import { hasBuiltins, render, respondOne, toWireProperty } from '../collections-format.ts'
 import type { RoutesPlugin } from './types.ts'
 
@@ -94,7 +95,9 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
       },
     },
     async (req, reply) =>
-      respondOne(req, reply, await collections.getOrThrow(req.ctx, req.params.collection)),
+      audited(await collections.getOrThrow(req.ctx, req.params.collection), (collection) =>
+        respondOne(req, reply, collection),
+      ),
   )
 
   app.patch(
@@ -156,10 +159,10 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
         response: { 200: Type.Array(Property) },
       },
     },
-    async (req) => {
-      const collection = await collections.getOrThrow(req.ctx, req.params.collection)
-      return propertiesOf(collection, hasBuiltins(req.query.options)).map(toWireProperty)
-    },
+    async (req) =>
+      audited(await collections.getOrThrow(req.ctx, req.params.collection), (collection) =>
+        propertiesOf(collection, hasBuiltins(req.query.options)).map(toWireProperty),
+      ),
   )
 
   const property = { params: PropertyParams, querystring: CustomAuditQuery }
@@ -204,7 +207,7 @@ export const collectionsRoutes: RoutesPlugin = async (app, { services }) => {
     },
     async (req) => {
       const { collection, property: name } = req.params
-      return toWireProperty(await collections.getProperty(req.ctx, collection, name))
+      return audited(await collections.getProperty(req.ctx, collection, name), toWireProperty)
     },
   )
 

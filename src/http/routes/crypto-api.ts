@@ -17,6 +17,7 @@ import {
   UpdateEncryptionRequest,
 } from '../../contract/crypto-api.ts'
 import { Type } from '../../contract/schema.ts'
+import { audited } from '../audited.ts'
 import type { RoutesPlugin } from './types.ts'
 
 const BASE = '/api/pvlt/1.0/data/collections/:collection'
@@ -62,7 +63,7 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
       )
       // Returned, not sent: the response leaves only after the call's audit record is written.
       reply.type('application/octet-stream')
-      return sealed
+      return audited(sealed)
     },
   )
 
@@ -97,7 +98,7 @@ const blobRoutes: RoutesPlugin = async (app, { services }) => {
         bytes(req.body),
       )
       reply.type('application/octet-stream')
-      return plain
+      return audited(plain)
     },
   )
 }
@@ -131,7 +132,9 @@ export const cryptoRoutes: RoutesPlugin = async (app, options) => {
       },
     },
     async (req) =>
-      crypto.encrypt(req.ctx, req.params.collection, req.body, req.query.expiration_secs),
+      audited(
+        await crypto.encrypt(req.ctx, req.params.collection, req.body, req.query.expiration_secs),
+      ),
   )
 
   app.patch(
@@ -162,7 +165,9 @@ export const cryptoRoutes: RoutesPlugin = async (app, options) => {
         archived: req.query.options?.includes('archived') === true,
         expiration: req.query.expiration_secs,
       }
-      return crypto.updateEncrypted(req.ctx, req.params.collection, req.body, options)
+      return audited(
+        await crypto.updateEncrypted(req.ctx, req.params.collection, req.body, options),
+      )
     },
   )
 
@@ -191,7 +196,7 @@ export const cryptoRoutes: RoutesPlugin = async (app, options) => {
         archived: options.includes('archived'),
         includeMetadata: options.includes('include_metadata'),
       }
-      return crypto.decrypt(req.ctx, req.params.collection, req.body, flags)
+      return audited(await crypto.decrypt(req.ctx, req.params.collection, req.body, flags))
     },
   )
 
@@ -218,7 +223,7 @@ export const cryptoRoutes: RoutesPlugin = async (app, options) => {
         response: { 200: Type.Array(TokenValue) },
       },
     },
-    async (req) => crypto.hash(req.ctx, req.params.collection, req.body),
+    async (req) => audited(await crypto.hash(req.ctx, req.params.collection, req.body)),
   )
 
   app.register(blobRoutes, options)

@@ -21,6 +21,7 @@ import {
 } from '../../contract/objects.ts'
 import type { ObjectsPage } from '../../core/objects/reading.ts'
 import type { BulkResult } from '../../core/writes/bulk.ts'
+import { audited } from '../audited.ts'
 import { type ErrorStyle, styleErrorBody, toErrorResponse } from '../errors.ts'
 import { isTrue } from '../query.ts'
 import type { RoutesPlugin } from './types.ts'
@@ -111,10 +112,9 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
       },
     },
     async (req) =>
-      toBulk(
-        req,
+      audited(
         await objects.addMany(req.ctx, req.params.collection, req.body, writeOptions(req.query)),
-        errorStyle,
+        (result) => toBulk(req, result, errorStyle),
       ),
   )
 
@@ -136,11 +136,13 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         response: { 200: ObjectFields },
       },
     },
-    (req) =>
-      objects.get(req.ctx, req.params.collection, req.params.id, {
-        props: req.query.props,
-        options: req.query.options ?? [],
-      }),
+    async (req) =>
+      audited(
+        await objects.get(req.ctx, req.params.collection, req.params.id, {
+          props: req.query.props,
+          options: req.query.options ?? [],
+        }),
+      ),
   )
 
   app.get(
@@ -171,7 +173,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         ids: query.ids,
         isExport: isTrue(query.export),
       }
-      return toPage(await objects.list(req.ctx, req.params.collection, request))
+      return audited(await objects.list(req.ctx, req.params.collection, request), toPage)
     },
   )
 
@@ -207,7 +209,10 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         pageSize: query.page_size,
         cursor: query.cursor,
       }
-      return toPage(await objects.search(req.ctx, req.params.collection, req.body, request))
+      return audited(
+        await objects.search(req.ctx, req.params.collection, req.body, request),
+        toPage,
+      )
     },
   )
 
@@ -260,11 +265,8 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
     },
     async (req) => {
       const options = { ...writeOptions(req.query), isArchived: isArchived(req.query.options) }
-      return toBulk(
-        req,
-        await objects.updateMany(req.ctx, req.params.collection, req.body, options),
-        errorStyle,
-      )
+      const result = await objects.updateMany(req.ctx, req.params.collection, req.body, options)
+      return audited(result, (bulk) => toBulk(req, bulk, errorStyle))
     },
   )
 
@@ -307,7 +309,7 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
       const ids = req.body.map((item) => item.id)
       const options = { isArchived: isArchived(req.query.options) }
       const result = await objects.deleteMany(req.ctx, req.params.collection, ids, options)
-      return toBulk(req, result, errorStyle)
+      return audited(result, (bulk) => toBulk(req, bulk, errorStyle))
     },
   )
 
@@ -325,6 +327,6 @@ export const objectsRoutes: RoutesPlugin = async (app, { services, errorStyle })
         response: { 200: ObjectsCount },
       },
     },
-    (req) => objects.count(req.ctx, req.params.collection),
+    async (req) => audited(await objects.count(req.ctx, req.params.collection)),
   )
 }
