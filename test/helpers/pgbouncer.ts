@@ -40,6 +40,8 @@ async function freePort(): Promise<number> {
 export type Bouncer = {
   readonly host: string
   readonly port: number
+  /** The pgbouncer process (setpriv runs it in its own place), for its CPU time. */
+  readonly pid: number | undefined
   /** What PgBouncer printed (its log goes to stderr). */
   output(): string
   stop(): Promise<void>
@@ -115,6 +117,7 @@ export async function startPgbouncer(options: BouncerOptions): Promise<Bouncer> 
   const bouncer: Bouncer = {
     host: '127.0.0.1',
     port,
+    pid: child.pid,
     output: () => output,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM')
