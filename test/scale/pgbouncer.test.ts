@@ -195,14 +195,15 @@ describe.skipIf(binary === undefined)('three nodes behind PgBouncer in transacti
   }
 
   it('keeps tokens, unique values, writes, keys and schema right under a mixed load', async () => {
-    ok(await call(0, 'POST', '/ctl/collections', CARDS))
-    ok(await call(1, 'POST', '/ctl/collections', PEOPLE))
     const conf = await fetch(`${on(2).address}${API}/ctl/iam/conf`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/toml' },
       body: IAM,
     })
     expect(conf.status).toBe(200)
+    ok(await call(0, 'POST', '/ctl/collections', CARDS))
+    ok(await call(1, 'POST', '/ctl/collections', PEOPLE))
+    // Once a node's data calls see both collections, its cache holds the IAM change before them.
     const chained: string[] = []
     for (let n = 0; n < nodes.length; n++) {
       const email = `chain${n}@example.com`
