@@ -109,7 +109,7 @@ async function drive(nodes: readonly BenchServer[], scenario: Scenario, options:
 type Sample = {
   nodes: number
   bouncer: number
-  /** Per PostgreSQL process: backends come and go (pool connections closing, autovacuum). */
+  /** Per backend of the bench database: they come and go (pool connections closing). */
   postgres: Map<number, number>
 }
 
@@ -117,7 +117,7 @@ function cpuNow(nodes: readonly BenchServer[], bouncer: Bouncer): Sample {
   return {
     nodes: nodes.reduce((sum, node) => sum + (node.cpuSeconds() ?? 0), 0),
     bouncer: processCpuSeconds(bouncer.pid) ?? 0,
-    postgres: postgresCpuByProcess() ?? new Map(),
+    postgres: postgresCpuByProcess(database) ?? new Map(),
   }
 }
 

@@ -55,14 +55,20 @@ function processRss(pid: number | undefined): number | undefined {
   }
 }
 
-/** The CPU seconds of each process named `postgres` (the local server's), from /proc. */
-export function postgresCpuByProcess(): Map<number, number> | undefined {
+/**
+ * The CPU seconds of each process named `postgres` (the local server's), from /proc; with
+ * `database`, only the backends connected to it (their title names it), so that other work on a
+ * shared server is left out (and with it the WAL writer and checkpointer).
+ */
+export function postgresCpuByProcess(database?: string): Map<number, number> | undefined {
   const seconds = new Map<number, number>()
+  const isOurs = (pid: string) =>
+    database === undefined || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres'))
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres') && isOurs(pid))
           seconds.set(Number(pid), processCpuSeconds(Number(pid)) ?? 0)
       } catch {
         // The process ended meanwhile.
