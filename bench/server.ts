@@ -32,7 +32,7 @@ const TICKS_PER_SECOND = 100
  * utime + stime of a process from /proc/<pid>/stat (Linux), in seconds; of its main thread alone
  * from /proc/<pid>/task/<pid>/stat.
  */
-function processCpuSeconds(pid: number | undefined, thread = false): number | undefined {
+export function processCpuSeconds(pid: number | undefined, thread = false): number | undefined {
   if (pid === undefined) return undefined
   try {
     const stat = readFileSync(
@@ -55,15 +55,21 @@ function processRss(pid: number | undefined): number | undefined {
   }
 }
 
-/** The summed CPU seconds of the processes named `postgres` (the local server's), from /proc. */
-function postgresCpuSeconds(): number | undefined {
-  let total = 0
+/**
+ * The CPU seconds of each process named `postgres` (the local server's), from /proc; with
+ * `database`, only the backends connected to it (their title names it), so that other work on a
+ * shared server is left out (and with it the WAL writer and checkpointer).
+ */
+export function postgresCpuByProcess(database?: string): Map<number, number> | undefined {
+  const seconds = new Map<number, number>()
+  const isOurs = (pid: string) =>
+    database === undefined || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres'))
-          total += processCpuSeconds(Number(pid)) ?? 0
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres') && isOurs(pid))
+          seconds.set(Number(pid), processCpuSeconds(Number(pid)) ?? 0)
       } catch {
         // The process ended meanwhile.
       }
@@ -71,7 +77,13 @@ function postgresCpuSeconds(): number | undefined {
   } catch {
     return undefined
   }
-  return total
+  return seconds
+}
+
+/** The summed CPU seconds of the processes named `postgres` (the local server's), from /proc. */
+function postgresCpuSeconds(): number | undefined {
+  const seconds = postgresCpuByProcess()
+  return seconds && [...seconds.values()].reduce((sum, value) => sum + value, 0)
 }
 
 export const PG_URL =
@@ -112,15 +124,23 @@ function waitForListening(child: ChildProcess): Promise<string> {
   })
 }
 
-/** Starts a node on a fresh SQLite file or a fresh PostgreSQL database; `env` adds SVC_* settings. */
+/**
+ * Starts a node on a fresh SQLite file or a fresh PostgreSQL database; `env` adds SVC_* settings.
+ * `shared` names an existing PostgreSQL database instead (several nodes on one database), which
+ * the node neither creates nor drops.
+ */
 export async function startBenchServer(
   engine: Engine,
   env: Record<string, string> = {},
+  shared?: string,
 ): Promise<BenchServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strongroom-bench-'))
+  const isFresh = engine === 'postgres' && shared === undefined
   const database =
-    engine === 'sqlite' ? join(dataDir, 'strongroom.db') : `strongroom_bench_${Date.now()}`
-  if (engine === 'postgres') await pgAdmin(`CREATE DATABASE ${database}`)
+    engine === 'sqlite'
+      ? join(dataDir, 'strongroom.db')
+      : (shared ?? `strongroom_bench_${Date.now()}`)
+  if (isFresh) await pgAdmin(`CREATE DATABASE ${database}`)
   // BENCH_PROFILE=<dir> writes a CPU profile of the node (node --cpu-prof) when it stops.
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
@@ -158,7 +178,7 @@ export async function startBenchServer(
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       await exited
-      if (engine === 'postgres') await pgAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+      if (isFresh) await pgAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
       await rm(dataDir, { recursive: true, force: true })
     },
   }

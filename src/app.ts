@@ -85,14 +85,10 @@ async function openStore(
     const { store, seal } = await openStateless(stateless.kms, stateless.clock, onQuery)
     return { store, seal }
   }
-  const database = openDatabase(config.database, { onQuery })
+  const warn = (line: string) => logger.warn(line)
+  const database = openDatabase(config.database, { onQuery, onWarning: warn })
   try {
-    await reachDatabase(
-      database.db,
-      config,
-      (line) => logger.warn(line),
-      (line) => logger.info(line),
-    )
+    await reachDatabase(database.db, config, warn, (line) => logger.info(line))
     if (config.migration.autoRun || database.isMemory)
       await migrate(database.db, database.dialect, config.migration)
   } catch (error) {

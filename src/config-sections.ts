@@ -105,6 +105,7 @@ function readDatabase(
     queryTimeoutMs: read.duration('SVC_DB_QUERY_TIMEOUT', Math.max(callTimeoutMs, 60_000), {
       positive: true,
     }),
+    preparedStatements: read.bool('SVC_DB_PREPARED_STATEMENTS', true),
   }
   // FULL: a write acknowledged to a client survives power loss; NORMAL may lose the last ones.
   const synchronous = read.oneOf('SVC_DB_SQLITE_SYNCHRONOUS', SQLITE_SYNC_MODES, 'full')

@@ -338,7 +338,18 @@ describe('backing store', () => {
       connMaxLifetimeMs: 300_000,
       callTimeoutMs: 30_000,
       queryTimeoutMs: 60_000,
+      preparedStatements: true,
     })
+  })
+
+  it('turns named prepared statements off with SVC_DB_PREPARED_STATEMENTS=false', () => {
+    const pg = { SVC_BACKING_STORE: 'postgres' }
+    expect(dev({ ...pg, SVC_DB_PREPARED_STATEMENTS: 'false' }).database).toMatchObject({
+      preparedStatements: false,
+    })
+    expect(problemsOf(() => dev({ ...pg, SVC_DB_PREPARED_STATEMENTS: 'sometimes' }))).toEqual([
+      'SVC_DB_PREPARED_STATEMENTS: "sometimes" is not a boolean (true, false, 1 or 0)',
+    ])
   })
 
   it('bounds PostgreSQL statements by a minute or the call timeout, or SVC_DB_QUERY_TIMEOUT', () => {

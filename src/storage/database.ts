@@ -25,6 +25,12 @@ export type DatabaseOptions =
       readonly queryTimeoutMs?: number
       /** The call timeout: how long a call may wait for a connection. */
       readonly callTimeoutMs?: number
+      /**
+       * Named prepared statements for the hot texts (default true). False for a pooler that does
+       * not keep them across transactions (PgBouncer before 1.21 in transaction mode); with true,
+       * such a pooler is detected and the pool switches to unnamed statements (pg-prepared.ts).
+       */
+      readonly preparedStatements?: boolean
     }
 
 /**

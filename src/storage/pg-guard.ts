@@ -58,13 +58,21 @@ function connectFailure(error: unknown, timeoutMs: number): unknown {
   return isPostgresUnavailable(error) ? databaseUnavailable(error) : error
 }
 
-/** The pool as Kysely sees it: checkouts of guarded clients (one wrapper per pg client). */
-export function guardedPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
+/**
+ * The pool as Kysely sees it: checkouts of guarded clients (one wrapper per pg client).
+ * `beforeCheckout` runs before each checkout (the prepared-statement probe, done once).
+ */
+export function guardedPool(
+  pool: pg.Pool,
+  timeoutMs: number,
+  beforeCheckout: () => Promise<void> = async () => {},
+): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
   return {
     async connect() {
       let client: pg.PoolClient
       try {
+        await beforeCheckout()
         client = await pool.connect()
       } catch (error) {
         throw connectFailure(error, timeoutMs)

@@ -14,8 +14,9 @@ import type { Tables } from '../schema.ts'
 export type DialectName = 'sqlite' | 'postgres'
 
 /**
- * SQL texts that begin with this comment run as named prepared statements on PostgreSQL: each
- * connection parses the text once, and the server may keep its plan (`plan_cache_mode` auto).
+ * SQL texts that begin with this comment run as named prepared statements on PostgreSQL (unless
+ * SVC_DB_PREPARED_STATEMENTS=false or a pooler was found, pg-prepared.ts): each connection
+ * parses the text once, and the server may keep its plan (`plan_cache_mode` auto).
  * For the few fixed statements every call runs (key lookup, audit insert, row inserts), this
  * halves a round trip (~0.3 → ~0.15 ms on the benchmark machine). Only texts whose plan does not
  * depend on the parameters' values, and whose result columns are listed (a cached `SELECT *`
@@ -103,7 +104,11 @@ export type QueryObserver = (
   error?: unknown,
 ) => void
 
-export type OpenOptions = { readonly onQuery?: QueryObserver }
+export type OpenOptions = {
+  readonly onQuery?: QueryObserver
+  /** What the operator should know about the database connection (a pooler found, …). */
+  readonly onWarning?: (message: string) => void
+}
 
 /** Kysely's `log` option for an observer. */
 export function kyselyLog(options: OpenOptions) {

@@ -3,6 +3,7 @@ import type pg from 'pg'
 import type { DatabaseOptions } from '../database.ts'
 import { CompiledQuery, Kysely, PostgresDialect, sql } from '../kysely.ts'
 import { guardedPool } from '../pg-guard.ts'
+import { createPreparedStatements } from '../pg-prepared.ts'
 import type { Tables } from '../schema.ts'
 import {
   kyselyLog,
@@ -23,31 +24,6 @@ function pgTypes(types: typeof pg.types): pg.CustomTypesConfig {
   } as pg.CustomTypesConfig
 }
 
-type QueryFunction = (config: unknown, values?: unknown, callback?: unknown) => unknown
-
-/**
- * Distinct prepared texts per pool. Search texts vary in shape (e.g. with the number of tenants
- * of a call): past this many, new texts run unnamed, so no caller can make every connection hold
- * an unbounded number of statements.
- */
-const MAX_PREPARED_TEXTS = 256
-
-/** Runs texts marked PREPARED under a name per text (one name for all of this pool's clients). */
-function prepareMarked(client: { query: QueryFunction }, names: Map<string, string>): void {
-  const query = client.query.bind(client)
-  client.query = (config, values, callback) => {
-    if (typeof config !== 'string' || !config.startsWith(PREPARED))
-      return query(config, values, callback)
-    let name = names.get(config)
-    if (name === undefined) {
-      if (names.size >= MAX_PREPARED_TEXTS) return query(config, values, callback)
-      name = `strongroom_${names.size + 1}`
-      names.set(config, name)
-    }
-    return query({ name, text: config, values }, callback)
-  }
-}
-
 export function openPostgres(
   options: Extract<DatabaseOptions, { kind: 'postgres' }>,
   openOptions: OpenOptions,
@@ -55,10 +31,14 @@ export function openPostgres(
   // Kysely creates the pool before the first query; pg (~35 modules) loads only then, so a
   // SQLite node never loads it.
   let created: pg.Pool | undefined
+  const prepared = createPreparedStatements({
+    isEnabled: options.preparedStatements ?? true,
+    onWarning: openOptions.onWarning,
+  })
   const queryTimeoutMs = options.queryTimeoutMs ?? 60_000
   // A new connection (or a free one in a full pool) within the call's time, at least a second.
   const connectTimeoutMs = Math.min(queryTimeoutMs, Math.max(options.callTimeoutMs ?? 30_000, 1000))
-  const pool = async () => {
+  const makePool = async () => {
     const { default: pg } = await import('pg')
     created = new pg.Pool({
       host: options.host,
@@ -76,16 +56,16 @@ export function openPostgres(
     })
     // An idle client's connection error must not crash the process; the pool replaces it.
     created.on('error', () => {})
-    const names = new Map<string, string>()
+    const pool = created
     created.on('connect', (client) => {
       // Nor a checked-out client's: its statement fails and the guard closes it (pg-guard.ts).
       client.on('error', () => {})
-      prepareMarked(client as { query: QueryFunction }, names)
+      prepared.attach(client)
     })
-    return guardedPool(created, queryTimeoutMs)
+    return guardedPool(created, queryTimeoutMs, () => prepared.probe(pool))
   }
   const db = new Kysely<Tables>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: makePool }),
     log: kyselyLog(openOptions),
   })
   const description = `postgres ${options.user}@${options.host}:${options.port}/${options.database}`
