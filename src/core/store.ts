@@ -104,5 +104,10 @@ export type Store = Repos & {
   maintainSearchTables(): Promise<void>
   /** Cheap round trip used by health checks. */
   ping(): Promise<void>
+  /**
+   * Resolves once every commit made so far is durable (SQLite's WAL is synced after a group of
+   * commits, off the event loop): a call answers data it read only after this. Never rejects.
+   */
+  synced(): Promise<void>
   close(): Promise<void>
 }

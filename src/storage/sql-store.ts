@@ -147,6 +147,7 @@ export function createSqlStore(database: OpenDatabase): Store {
     },
     schemaVersion: () => currentVersion(db),
     maintainSearchTables: () => database.dialect.maintainSearchTables(db),
+    synced: database.synced ?? (async () => {}),
     async ping() {
       await sql`SELECT 1`.execute(db)
     },

@@ -59,14 +59,17 @@ describe('SQLite durability', () => {
         gate = undefined
       },
     }
-    const factory = (file: string) => async () => {
-      held.calls++
-      await gate?.promise
-      if (held.failWith !== undefined) throw held.failWith
-      const handle = await open(`${file}-wal`, 'r')
-      await handle.datasync()
-      await handle.close()
-    }
+    const factory = (file: string) => ({
+      async sync() {
+        held.calls++
+        await gate?.promise
+        if (held.failWith !== undefined) throw held.failWith
+        const handle = await open(`${file}-wal`, 'r')
+        await handle.datasync()
+        await handle.close()
+      },
+      async close() {},
+    })
     return { held, factory }
   }
   const settled = async (promise: Promise<unknown>) => {
@@ -83,21 +86,23 @@ describe('SQLite durability', () => {
     return isSettled
   }
 
-  it('answers a write and a read only once the WAL holding the commit is synced', async () => {
+  it('answers a write only once the WAL holding its commit is synced, and says when', async () => {
     const { held, factory } = heldSync()
-    const { db } = openSqlite(join(dir, 'held.db'), {}, 'full', factory)
+    const { db, synced } = openSqlite(join(dir, 'held.db'), {}, 'full', factory)
     await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
     const callsBefore = held.calls
     held.hold()
     const write = db.transaction().execute((trx) => sql`INSERT INTO t VALUES ('a')`.execute(trx))
     expect(await settled(write)).toBe(false)
     expect(held.calls).toBe(callsBefore + 1)
-    // Committed, not yet synced: a read of it waits for the same sync.
-    const read = sql<{ k: string }>`SELECT k FROM t`.execute(db)
-    expect(await settled(read)).toBe(false)
+    // Committed, not yet synced: a read sees it, and `synced` (which the answer of a call that
+    // read waits for) resolves only with the sync.
+    expect((await sql<{ k: string }>`SELECT k FROM t`.execute(db)).rows).toEqual([{ k: 'a' }])
+    const durable = synced?.() ?? Promise.reject(new Error('a durable file has synced()'))
+    expect(await settled(durable)).toBe(false)
     held.release()
     await write
-    expect((await read).rows).toEqual([{ k: 'a' }])
+    await durable
     await db.destroy()
   })
 

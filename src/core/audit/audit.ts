@@ -146,13 +146,13 @@ export function createAuditService(deps: AuditDeps) {
     if (recorded.has(ctx) && outcome.status < 400) return
     if (writers.length === 0 || !deps.isEnabled || deps.skipOperations.has(ctx.audit.operation)) {
       recorded.add(ctx)
+      if (outcome.status < 400) await deps.store.synced()
       return
     }
     const row = auditRow(buildAuditEvent(ctx, details, outcome, deps.includeRemoteAddr), ctx.now)
     const inTx = tx === undefined ? [] : writers.filter((entry) => entry.isDatabase)
-    const results = await Promise.allSettled(
-      writers.filter((entry) => !inTx.includes(entry)).map(({ writer }) => writer.write(row)),
-    )
+    const apart = writers.filter((entry) => !inTx.includes(entry))
+    const results = await Promise.allSettled(apart.map(({ writer }) => writer.write(row)))
     const failed = results.flatMap((result) => (result.status === 'rejected' ? [result] : []))
     const isMet =
       failed.length === 0 ||
@@ -167,6 +167,12 @@ export function createAuditService(deps: AuditDeps) {
         throw unavailable(writer.name, 'could not record the call in the database', error)
       })
     recorded.add(ctx)
+    // An answer waits until what the call read is durable (a commit of another call's may not be
+    // synced yet). A record written to the database on its own already waited for a later sync.
+    const isSyncedByRecord =
+      inTx.length > 0 ||
+      apart.some((entry, i) => entry.isDatabase && results[i]?.status === 'fulfilled')
+    if (outcome.status < 400 && !isSyncedByRecord) await deps.store.synced()
   }
 
   /**

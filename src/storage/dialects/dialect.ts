@@ -131,6 +131,8 @@ export type OpenDatabase = {
   readonly poolStats?: () => PoolStats | undefined
   /** Frees what the engine caches in this process (SQLite's page cache); refilled on demand. */
   readonly releaseMemory?: () => Promise<void>
+  /** Resolves once every commit so far is durable; absent where a commit is durable at once. */
+  readonly synced?: () => Promise<void>
 }
 
 /** Connections of the PostgreSQL pool; undefined before the pool exists. */

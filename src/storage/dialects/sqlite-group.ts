@@ -17,7 +17,7 @@ const READ_ONLY = /^\s*(\/\*.*?\*\/\s*)?select\b/i
 type Member = Readonly<{ resolve: () => void; reject: (error: unknown) => void }>
 
 /** Makes the WAL's committed frames durable (fdatasync of the `-wal` file, on libuv's threads). */
-export type SyncWal = () => Promise<void>
+export type SyncWal = Readonly<{ sync(): Promise<void>; close(): Promise<void> }>
 
 /**
  * Kysely's SQLite driver, with group commit. SQLite has one connection, used by one caller at a
@@ -36,9 +36,10 @@ export type SyncWal = () => Promise<void>
  * With `syncWal` (the durable default, ADR 0019), SQLite runs with `synchronous = NORMAL` and the
  * sync that FULL would make inside COMMIT, on the event loop, is made here after it, on libuv's
  * threads: the callers of a group get their results once the WAL holding their COMMIT is synced,
- * while the next group's calls already run. Syncs do not overlap; the groups that commit while
- * one runs share the next. A caller that only read waits for the sync in flight, if any, so it
- * never answers with data that a power loss could still take back.
+ * while the next group's calls already run. Each group's sync starts right after its COMMIT, also
+ * while an earlier one runs (fdatasync makes durable what was written before it was called, so
+ * waiting for the earlier one first would only add its time). Reads wait for nothing here; see
+ * `synced`.
  */
 export class GroupCommitDriver implements Driver {
   readonly #db: SqliteDatabase
@@ -57,9 +58,8 @@ export class GroupCommitDriver implements Driver {
   /** The current caller is inside its transaction (its savepoint). */
   #isInCall = false
   readonly #syncWal: SyncWal | undefined
-  /** The WAL sync in progress, and the one that starts after it for the groups since. */
-  #syncing: Promise<void> | undefined
-  #nextSync: Promise<void> | undefined
+  /** The sync started after the last COMMIT. */
+  #latestSync: Promise<void> | undefined
 
   constructor(db: SqliteDatabase, isInTransaction: () => boolean, syncWal?: SyncWal) {
     this.#db = db
@@ -106,8 +106,6 @@ export class GroupCommitDriver implements Driver {
   async releaseConnection(): Promise<void> {
     if (!this.#isOpen) {
       this.#unlock()
-      // What it read may be committed but not yet synced: it answers once it is.
-      await this.#lastSync()?.catch(() => {})
       return
     }
     if (this.#hasFailed) {
@@ -123,10 +121,20 @@ export class GroupCommitDriver implements Driver {
     await durable
   }
 
+  /**
+   * Resolves once the WAL holding every COMMIT so far is synced. A read outside a group may see
+   * a commit whose sync is still running: its caller answers after this (the audit record of an
+   * answered call waits for it), so no answer shows data a power loss could take back.
+   */
+  async synced(): Promise<void> {
+    await this.#lastSync()?.catch(() => {})
+  }
+
   async destroy(): Promise<void> {
     if (this.#isOpen) await this.#commitGroup()
     await this.#lastSync()?.catch(() => {})
     this.#db.close()
+    await this.#syncWal?.close()
   }
 
   #execute(query: CompiledQuery): QueryResult<unknown> {
@@ -228,27 +236,17 @@ export class GroupCommitDriver implements Driver {
     )
   }
 
-  /** A sync that starts after every COMMIT made so far; groups waiting for one share it. */
+  /** A sync of the WAL that starts now: it covers every COMMIT made so far. */
   #sync(): Promise<void> {
-    if (this.#nextSync !== undefined) return this.#nextSync
     const syncWal = this.#syncWal
     if (syncWal === undefined) return Promise.resolve()
-    const start = (): Promise<void> => {
-      this.#nextSync = undefined
-      const running = syncWal().finally(() => {
-        if (this.#syncing === running) this.#syncing = undefined
-      })
-      this.#syncing = running
-      return running
-    }
-    if (this.#syncing === undefined) return start()
-    this.#nextSync = this.#syncing.catch(() => {}).then(start)
-    return this.#nextSync
+    this.#latestSync = syncWal.sync()
+    return this.#latestSync
   }
 
-  /** The sync that will cover every COMMIT made so far, if one is pending. */
+  /** The sync that will cover every COMMIT made so far, if one was started. */
   #lastSync(): Promise<void> | undefined {
-    return this.#nextSync ?? this.#syncing
+    return this.#latestSync
   }
 
   #unlock(): void {

@@ -1,6 +1,6 @@
 // src/storage/dialects/sqlite.ts: SQLite (node:sqlite): opening a database file, and the SQL that differs from PostgreSQL
 import { mkdirSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { Driver, SqliteDatabase, SqliteStatement } from 'kysely'
@@ -74,28 +74,36 @@ class GroupCommitDialect extends SqliteDialect {
     this.#isInTransaction = isInTransaction
     this.#syncWal = syncWal
   }
+  /** The driver Kysely made (one per Kysely instance). */
+  driver: GroupCommitDriver | undefined
   override createDriver(): Driver {
-    return new GroupCommitDriver(this.#database, this.#isInTransaction, this.#syncWal)
+    this.driver = new GroupCommitDriver(this.#database, this.#isInTransaction, this.#syncWal)
+    return this.driver
   }
 }
 
-/** fdatasync of the database's WAL file, opened for each sync (on libuv's threads). */
+/**
+ * fdatasync of the database's WAL file on libuv's threads. The file stays open: SQLite deletes
+ * the WAL only when its last connection closes, and this process holds one until it stops.
+ */
 function walFileSync(file: string): SyncWal {
-  const wal = `${file}-wal`
-  return async () => {
-    try {
-      const handle = await open(wal, 'r')
+  let handle: Promise<FileHandle> | undefined
+  return {
+    async sync() {
       try {
-        await handle.datasync()
-      } finally {
-        await handle.close()
+        handle ??= open(`${file}-wal`, 'r')
+        await (await handle).datasync()
+      } catch (error) {
+        handle = undefined // opened again by the next sync
+        throw databaseUnavailable(
+          error,
+          'The database could not be synced to disk, so the write may not be durable; check the disk of the data directory.',
+        )
       }
-    } catch (error) {
-      throw databaseUnavailable(
-        error,
-        'The database could not be synced to disk, so the write may not be durable; check the disk of the data directory.',
-      )
-    }
+    },
+    async close() {
+      await (await handle?.catch(() => undefined))?.close()
+    },
   }
 }
 
@@ -127,13 +135,14 @@ export function openSqlite(
   database.exec(`PRAGMA cache_size = ${CACHE_SIZE}`)
   database.exec('PRAGMA wal_autocheckpoint = 10000')
   const adapter = sqliteAdapter(database)
+  const groupDialect = new GroupCommitDialect(
+    { database: adapter },
+    adapter,
+    () => database.isTransaction,
+    isSynced ? syncWal(file) : undefined,
+  )
   const db = new Kysely<Tables>({
-    dialect: new GroupCommitDialect(
-      { database: adapter },
-      adapter,
-      () => database.isTransaction,
-      isSynced ? syncWal(file) : undefined,
-    ),
+    dialect: groupDialect,
     log: kyselyLog(options),
   })
   return {
@@ -141,6 +150,7 @@ export function openSqlite(
     dialect: sqliteDialect,
     isMemory,
     description: isMemory ? 'sqlite (in memory)' : `sqlite ${file}`,
+    synced: isSynced ? async () => groupDialect.driver?.synced() : undefined,
     // An in-memory database lives in its page cache: nothing there may be freed.
     releaseMemory: isMemory
       ? undefined

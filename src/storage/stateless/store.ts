@@ -91,6 +91,7 @@ export async function openStatelessStore(onQuery?: QueryObserver): Promise<State
     transaction: (work, options) => inner.transaction((tx) => work(guardAll(tx, sealed)), options),
     schemaVersion: () => inner.schemaVersion(),
     maintainSearchTables: async () => {},
+    synced: async () => {},
     ping: () => inner.ping(),
     close: () => inner.close(),
   }
