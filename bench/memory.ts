@@ -1,5 +1,6 @@
 // bench/memory.ts: the node's resident memory over many key rotations and mixed requests
 import { COLLECTION, personOf, ssnOf } from './data.ts'
+import { probe } from './memory-probe.ts'
 import { type Engine, startBenchServer } from './server.ts'
 
 const args = new Map<string, string>()
@@ -15,7 +16,19 @@ const CONCURRENCY = Number(args.get('concurrency') ?? 8)
 const IDLE_MS = Number(args.get('idle-ms') ?? 12_000)
 const TIMEOUT_SECONDS = args.get('timeout-seconds') ?? '0.5'
 /** Node options of the node under test, e.g. `--node-options --max-semi-space-size=16`. */
-const NODE_OPTIONS = args.get('node-options')
+const NODE_OPTIONS_ARG = args.get('node-options')
+/**
+ * `--probe <port>`: after each idle measurement, print where the memory is (memory-probe.ts); the
+ * node's inspector is opened on that port by SIGUSR1 after the first RSS figure is taken.
+ */
+const PROBE_PORT = args.has('probe') ? Number(args.get('probe')) : undefined
+const NODE_OPTIONS =
+  [
+    NODE_OPTIONS_ARG,
+    PROBE_PORT === undefined ? undefined : `--inspect-port=127.0.0.1:${PROBE_PORT}`,
+  ]
+    .filter((option) => option !== undefined)
+    .join(' ') || undefined
 
 const API = '/api/pvlt/1.0'
 const REASON = 'reason=AppFunctionality'
@@ -53,6 +66,24 @@ async function ok(method: string, path: string, body?: unknown) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const rss = () => (node.rssBytes() ?? 0) / MB
 const figure = (mb: number) => `${mb.toFixed(1)} MB`
+/** The least-squares slope of RSS samples (MB), one per rotation, in KB per rotation. */
+function slope(mb: readonly number[]): string {
+  const n = mb.length
+  if (n < 2) return 'n/a'
+  const meanX = (n - 1) / 2
+  const meanY = mb.reduce((sum, y) => sum + y, 0) / n
+  let num = 0
+  let den = 0
+  mb.forEach((y, x) => {
+    num += (x - meanX) * (y - meanY)
+    den += (x - meanX) ** 2
+  })
+  return `${((num / den) * 1024).toFixed(1)} KB per rotation`
+}
+async function where(): Promise<void> {
+  if (PROBE_PORT !== undefined && node.pid !== undefined)
+    console.log(await probe(node.pid, PROBE_PORT))
+}
 
 try {
   await sleep(IDLE_MS)
@@ -60,6 +91,7 @@ try {
   console.log(
     `engine ${engine}, node ${process.version}${NODE_OPTIONS ? `, ${NODE_OPTIONS}` : ''}; fresh node, idle: ${figure(fresh)}`,
   )
+  await where()
 
   await ok('POST', '/ctl/collections', COLLECTION)
   const ids: string[] = []
@@ -73,6 +105,7 @@ try {
   // (a rotation requested while it runs is refused with 409).
   let refused = 0
   const started = Date.now()
+  const samples: number[] = []
   for (let i = 1; i <= ROTATIONS; i++) {
     for (;;) {
       const res = await call('POST', '/system/admin/keys/rotate')
@@ -83,6 +116,7 @@ try {
       refused++
       await sleep(50)
     }
+    samples.push(rss())
     if (i % 50 === 0)
       console.log(
         `  after ${i} rotations: ${figure(rss())} (${((Date.now() - started) / 1000).toFixed(0)} s, ${refused} refused with 409 while re-encryption ran)`,
@@ -93,11 +127,15 @@ try {
     if (status.status === 'done') break
     await sleep(200)
   }
+  console.log(
+    `  RSS slope over rotations ${Math.floor(ROTATIONS / 6) + 1}–${ROTATIONS}: ${slope(samples.slice(Math.floor(ROTATIONS / 6)))}; over the second half: ${slope(samples.slice(Math.floor(ROTATIONS / 2)))}`,
+  )
   await sleep(IDLE_MS)
   const afterRotations = rss()
   console.log(
     `after ${ROTATIONS} rotations, idle: ${figure(afterRotations)} (+${figure(afterRotations - fresh)})`,
   )
+  await where()
 
   // Mixed requests: reads, searches, adds, tokenize and detokenize, control reads.
   const kinds = [
@@ -137,6 +175,7 @@ try {
     `after ${REQUESTS} mixed requests (statuses ${JSON.stringify(Object.fromEntries(statuses))}): ${figure(peak)}; idle: ${figure(idle)}`,
   )
   console.log(`idle RSS above the fresh node's: ${figure(idle - fresh)} (bound: 50 MB)`)
+  await where()
 } finally {
   await node.stop()
 }
