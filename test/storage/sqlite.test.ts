@@ -56,6 +56,17 @@ describe('SQLite durability', () => {
     expect(await syncOf('normal')).toBe(1)
   })
 
+  it('limits the page cache to the bytes asked for, 8 MiB by default', async () => {
+    const cacheOf = async (cacheBytes?: number) => {
+      const database = openDatabase({ kind: 'sqlite', file: join(dir, 'cache.db'), cacheBytes })
+      const { rows } = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.db)
+      await database.db.destroy()
+      return rows[0]?.cache_size
+    }
+    expect(await cacheOf()).toBe(-8192)
+    expect(await cacheOf(64 * 1024 * 1024)).toBe(-65536)
+  })
+
   it('commits concurrent transactions together, each with its own outcome', async () => {
     const database = openDatabase({ kind: 'sqlite', file: join(dir, 'group.db') })
     const { db } = database
