@@ -6,34 +6,69 @@ const MB = 1024 * 1024
 /** Resident kB per kind of mapping, from /proc/<pid>/smaps. */
 export type MappingRss = Readonly<Record<string, number>>
 
-/**
- * Sorts the node's mappings by what they are: glibc's main arena (`[heap]`), thread stacks,
- * other arenas and V8 pages (anonymous; V8 reserves its pages in 256 KiB chunks inside large
- * reservations, glibc's thread arenas are 64 MiB reservations), file-backed code and data.
- */
-export function mappingRss(pid: number): MappingRss {
-  const totals: Record<string, number> = {}
-  let kind = 'other'
-  let sizeKb = 0
+type Mapping = { start: number; end: number; name: string; rssKb: number }
+
+const ARENA_BYTES = 64 * 1024 * 1024
+
+function mappings(pid: number): Mapping[] {
+  const list: Mapping[] = []
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const header = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
     if (header) {
-      const name = header[3] ?? ''
-      sizeKb =
-        (Number.parseInt(header[2] ?? '0', 16) - Number.parseInt(header[1] ?? '0', 16)) / 1024
-      if (name === '[heap]') kind = 'malloc main arena [heap]'
-      else if (name.startsWith('[stack')) kind = 'main stack'
-      else if (name.includes('sqlite') || name.endsWith('.db') || name.endsWith('-shm'))
-        kind = 'sqlite files (mmap)'
-      else if (name.includes('/node')) kind = 'node binary'
-      else if (name !== '') kind = 'other files'
-      else if (sizeKb === 65536 || sizeKb === 131072)
-        kind = 'anon 64/128 MiB (malloc thread arenas)'
-      else kind = 'anon (V8 heap, stacks, mmap)'
+      const start = Number.parseInt(header[1] ?? '0', 16)
+      const end = Number.parseInt(header[2] ?? '0', 16)
+      list.push({ start, end, name: header[3] ?? '', rssKb: 0 })
       continue
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line)
-    if (rss) totals[kind] = (totals[kind] ?? 0) + Number(rss[1])
+    const last = list.at(-1)
+    if (rss && last) last.rssKb = Number(rss[1])
+  }
+  return list
+}
+
+function fileKind(name: string): string {
+  if (name === '[heap]') return 'malloc main arena [heap]'
+  if (name.startsWith('[stack')) return 'main stack'
+  if (name.endsWith('.db') || name.endsWith('-shm') || name.endsWith('-wal')) return 'sqlite files'
+  if (name.endsWith('/node')) return 'node binary'
+  return 'other files'
+}
+
+/**
+ * Sorts the node's mappings by what they are: glibc's main arena (`[heap]`); glibc's thread
+ * arenas (anonymous, 64 MiB-aligned runs of 64 MiB: the other threads' malloc); other anonymous
+ * memory (V8's heap pages, thread stacks, large malloc chunks mapped on their own); files.
+ */
+export function mappingRss(pid: number): MappingRss {
+  const totals: Record<string, number> = {}
+  const add = (kind: string, kb: number) => {
+    totals[kind] = (totals[kind] ?? 0) + kb
+  }
+  const list = mappings(pid)
+  for (let i = 0; i < list.length; i++) {
+    const mapping = list[i] as Mapping
+    if (mapping.name !== '') {
+      add(fileKind(mapping.name), mapping.rssKb)
+      continue
+    }
+    // A thread arena: mmap'd 64 MiB-aligned, used part read-write, the rest PROT_NONE.
+    let end = mapping.end
+    let rss = mapping.rssKb
+    let j = i
+    while (
+      end - mapping.start < ARENA_BYTES &&
+      list[j + 1]?.start === end &&
+      list[j + 1]?.name === ''
+    ) {
+      j++
+      end = (list[j] as Mapping).end
+      rss += (list[j] as Mapping).rssKb
+    }
+    if (mapping.start % ARENA_BYTES === 0 && end - mapping.start === ARENA_BYTES) {
+      add('malloc thread arenas', rss)
+      i = j
+    } else add('anon (V8 heap, stacks, large mmap)', mapping.rssKb)
   }
   return totals
 }

@@ -14,6 +14,8 @@ const CONCURRENCY = Number(args.get('concurrency') ?? 8)
 // Idle long enough for the node's idle memory release (src/app-memory.ts: one idle 5 s period
 // after work) to have run: "idle RSS" is what a node holds once traffic stops.
 const IDLE_MS = Number(args.get('idle-ms') ?? 12_000)
+/** Idle RSS is also taken after every this many rotations, for the slope per rotation. */
+const IDLE_EVERY = Number(args.get('idle-every') ?? 100)
 const TIMEOUT_SECONDS = args.get('timeout-seconds') ?? '0.5'
 /** Node options of the node under test, e.g. `--node-options --max-semi-space-size=16`. */
 const NODE_OPTIONS_ARG = args.get('node-options')
@@ -66,19 +68,25 @@ async function ok(method: string, path: string, body?: unknown) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const rss = () => (node.rssBytes() ?? 0) / MB
 const figure = (mb: number) => `${mb.toFixed(1)} MB`
-/** The least-squares slope of RSS samples (MB), one per rotation, in KB per rotation. */
-function slope(mb: readonly number[]): string {
-  const n = mb.length
-  if (n < 2) return 'n/a'
-  const meanX = (n - 1) / 2
-  const meanY = mb.reduce((sum, y) => sum + y, 0) / n
+/** The least-squares slope of idle RSS figures (MB) against the rotation count, in KB per rotation. */
+function slope(points: readonly (readonly [number, number])[]): string {
+  if (points.length < 2) return 'n/a'
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length
   let num = 0
   let den = 0
-  mb.forEach((y, x) => {
+  for (const [x, y] of points) {
     num += (x - meanX) * (y - meanY)
     den += (x - meanX) ** 2
-  })
+  }
   return `${((num / den) * 1024).toFixed(1)} KB per rotation`
+}
+async function reencrypted(): Promise<void> {
+  for (;;) {
+    const status = await ok('GET', '/system/admin/keys/rotation')
+    if (status.status === 'done') return
+    await sleep(200)
+  }
 }
 async function where(): Promise<void> {
   if (PROBE_PORT !== undefined && node.pid !== undefined)
@@ -105,7 +113,9 @@ try {
   // (a rotation requested while it runs is refused with 409).
   let refused = 0
   const started = Date.now()
-  const samples: number[] = []
+  // Idle RSS every IDLE_EVERY rotations (re-encryption done, then the idle wait): busy figures
+  // swing with the young generation, idle ones show what stays.
+  const idlePoints: [number, number][] = []
   for (let i = 1; i <= ROTATIONS; i++) {
     for (;;) {
       const res = await call('POST', '/system/admin/keys/rotate')
@@ -116,24 +126,22 @@ try {
       refused++
       await sleep(50)
     }
-    samples.push(rss())
-    if (i % 50 === 0)
+    if (i % IDLE_EVERY === 0 && i < ROTATIONS) {
+      await reencrypted()
+      await sleep(IDLE_MS)
+      idlePoints.push([i, rss()])
+      console.log(`  after ${i} rotations, idle: ${figure(rss())}`)
+    } else if (i % 50 === 0)
       console.log(
         `  after ${i} rotations: ${figure(rss())} (${((Date.now() - started) / 1000).toFixed(0)} s, ${refused} refused with 409 while re-encryption ran)`,
       )
   }
-  for (;;) {
-    const status = await ok('GET', '/system/admin/keys/rotation')
-    if (status.status === 'done') break
-    await sleep(200)
-  }
-  console.log(
-    `  RSS slope over rotations ${Math.floor(ROTATIONS / 6) + 1}–${ROTATIONS}: ${slope(samples.slice(Math.floor(ROTATIONS / 6)))}; over the second half: ${slope(samples.slice(Math.floor(ROTATIONS / 2)))}`,
-  )
+  await reencrypted()
   await sleep(IDLE_MS)
   const afterRotations = rss()
+  idlePoints.push([ROTATIONS, afterRotations])
   console.log(
-    `after ${ROTATIONS} rotations, idle: ${figure(afterRotations)} (+${figure(afterRotations - fresh)})`,
+    `after ${ROTATIONS} rotations, idle: ${figure(afterRotations)} (+${figure(afterRotations - fresh)}); idle RSS slope: ${slope(idlePoints)}`,
   )
   await where()
 
