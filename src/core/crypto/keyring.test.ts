@@ -53,6 +53,17 @@ describe('keyring', () => {
     expect(keyring.versions('property')).toEqual([1, 2, 3, 4, 5, 6])
   })
 
+  it('keeps each key in bytes of its own, not a view of a shared buffer pool slab', async () => {
+    const keyring = createKeyring({ store: await store(), kms: createLocalKms('seed'), clock })
+    await keyring.load()
+    await keyring.rotate()
+    for (const version of [1, 2]) {
+      const key = keyring.byVersion('property', version)
+      expect(key.byteLength).toBe(32)
+      expect(key.buffer.byteLength).toBe(32)
+    }
+  })
+
   it('creates version 1 of every purpose once, and a second node loads the same keys', async () => {
     const shared = await store()
     const kms = createLocalKms('seed')

@@ -63,7 +63,11 @@ export function createKeyring(deps: KeyringDeps) {
       const id = context(row.purpose, row.version)
       let known = unwrapped.get(id)
       if (known === undefined || !Buffer.from(known.wrapped).equals(row.wrapped)) {
-        known = { wrapped: row.wrapped, key: await deps.kms.unwrap(row.wrapped, id) }
+        // A copy of its own: what a KMS returns may be a view of a 64 KiB Buffer pool slab
+        // (Node 24's Buffer.poolSize), which the key kept alive for the process's life: with
+        // three versions per rotation, ~85 KB of every rotation stayed (bench/README.md).
+        const key = new Uint8Array(await deps.kms.unwrap(row.wrapped, id))
+        known = { wrapped: row.wrapped, key }
         unwrapped.set(id, known)
       }
       versions.set(row.version, known.key)

@@ -1,5 +1,5 @@
 // src/core/objects/seal-thread.test.ts: the sealing thread computes what inline sealing computes
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import type { StoredCollection, StoredProperty } from '../collections/collection.ts'
 import { createEnvelope, type Envelope } from '../crypto/envelope.ts'
@@ -99,6 +99,19 @@ describe('the sealing thread', () => {
         { collection: 'people', objectId: 'o2', sealed: written?.sealed ?? {} },
       ]),
     ).toThrow()
+  })
+
+  it('stops once it has been idle, and starts again for the next job', async () => {
+    const idle = createSealThread(envelope, createIndexing(envelope), { idleMs: 1 })
+    try {
+      const first = await idle.sealAside(PEOPLE, objects.slice(0, 3))
+      await vi.waitFor(() => expect(idle.isStarted).toBe(false))
+      const again = await idle.sealAside(PEOPLE, objects.slice(0, 3))
+      expect(again.map((w) => [w.plain, w.digests])).toEqual(first.map((w) => [w.plain, w.digests]))
+      expect(idle.isStarted).toBe(true)
+    } finally {
+      await idle.stop()
+    }
   })
 
   it('starts again after being stopped', async () => {

@@ -18,8 +18,8 @@ import {
 import { GroupCommitDriver, type SyncWal } from './sqlite-group.ts'
 
 const STATEMENT_CACHE_SIZE = 500
-/** The page cache's limit: negative is KiB (64 MiB), see openSqlite. */
-const CACHE_SIZE = -65536
+/** The page cache's default limit (SVC_DB_SQLITE_CACHE_BYTES), see openSqlite. */
+const CACHE_BYTES = 8 * 1024 * 1024
 
 /**
  * Gives node:sqlite's DatabaseSync the interface Kysely's SqliteDialect expects. Prepared
@@ -95,6 +95,8 @@ function walFileSync(file: string): SyncWal {
         await (await handle).datasync()
       } catch (error) {
         handle = undefined // opened again by the next sync
+        // No WAL yet: nothing was ever written to it (a COMMIT of a transaction that read only).
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
         throw databaseUnavailable(
           error,
           'The database could not be synced to disk, so the write may not be durable; check the disk of the data directory.',
@@ -111,9 +113,12 @@ function walFileSync(file: string): SyncWal {
 export function openSqlite(
   file: string,
   options: OpenOptions,
-  synchronous: 'full' | 'normal' = 'full',
+  settings: Readonly<{ synchronous?: 'full' | 'normal'; cacheBytes?: number }> = {},
   syncWal: (file: string) => SyncWal = walFileSync,
 ): OpenDatabase {
+  const synchronous = settings.synchronous ?? 'full'
+  // Negative: a limit in KiB rather than in pages.
+  const cacheSize = -Math.ceil((settings.cacheBytes ?? CACHE_BYTES) / 1024)
   const isMemory = file === ':memory:'
   if (!isMemory) mkdirSync(dirname(file), { recursive: true })
   const database = new DatabaseSync(file)
@@ -129,10 +134,11 @@ export function openSqlite(
   database.exec(`PRAGMA synchronous = ${isMemory ? 'FULL' : 'NORMAL'}`)
   database.exec('PRAGMA foreign_keys = ON')
   database.exec('PRAGMA busy_timeout = 5000')
-  // Index inserts land on random pages (blind-index digests, UUIDs): a 64 MiB page cache and a
+  // Index inserts land on random pages (blind-index digests, UUIDs): a larger page cache and a
   // checkpoint every 10,000 WAL pages (instead of 1,000) raised raw inserts of object rows from
-  // ~8,600 to ~12,600 objects/s on the 2-core target (bench/README.md).
-  database.exec(`PRAGMA cache_size = ${CACHE_SIZE}`)
+  // ~8,600 to ~12,600 objects/s on the 2-core target; 8 MiB of cache did as well as 64 MiB in
+  // the vault's bulk adds, and holds less memory after it is freed (bench/README.md).
+  database.exec(`PRAGMA cache_size = ${cacheSize}`)
   database.exec('PRAGMA wal_autocheckpoint = 10000')
   const adapter = sqliteAdapter(database)
   const groupDialect = new GroupCommitDialect(
@@ -160,7 +166,7 @@ export function openSqlite(
           // drops the cached pages (14 of 45 MB in a test; the rest is the allocator's).
           database.exec('PRAGMA cache_size = 0')
           database.exec('PRAGMA shrink_memory')
-          database.exec(`PRAGMA cache_size = ${CACHE_SIZE}`)
+          database.exec(`PRAGMA cache_size = ${cacheSize}`)
         },
   }
 }
