@@ -127,12 +127,12 @@ export class GroupCommitDriver implements Driver {
    * answered call waits for it), so no answer shows data a power loss could take back.
    */
   async synced(): Promise<void> {
-    await this.#lastSync()?.catch(() => {})
+    await this.#latestSync?.catch(() => {})
   }
 
   async destroy(): Promise<void> {
     if (this.#isOpen) await this.#commitGroup()
-    await this.#lastSync()?.catch(() => {})
+    await this.#latestSync?.catch(() => {})
     this.#db.close()
     await this.#syncWal?.close()
   }
@@ -226,7 +226,9 @@ export class GroupCommitDriver implements Driver {
       for (const member of members) member.resolve()
       return
     }
-    this.#sync().then(
+    // Started now, it covers every COMMIT made so far.
+    this.#latestSync = this.#syncWal.sync()
+    this.#latestSync.then(
       () => {
         for (const member of members) member.resolve()
       },
@@ -234,19 +236,6 @@ export class GroupCommitDriver implements Driver {
         for (const member of members) member.reject(error)
       },
     )
-  }
-
-  /** A sync of the WAL that starts now: it covers every COMMIT made so far. */
-  #sync(): Promise<void> {
-    const syncWal = this.#syncWal
-    if (syncWal === undefined) return Promise.resolve()
-    this.#latestSync = syncWal.sync()
-    return this.#latestSync
-  }
-
-  /** The sync that will cover every COMMIT made so far, if one was started. */
-  #lastSync(): Promise<void> | undefined {
-    return this.#latestSync
   }
 
   #unlock(): void {
