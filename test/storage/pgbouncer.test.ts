@@ -41,6 +41,18 @@ describe.skipIf(binary === undefined)('PostgreSQL behind PgBouncer (transaction 
     pools.push(pool)
     return pool
   }
+  /** A pool whose clients go through a fresh named-statements switch, probed as a node's is. */
+  const probedPool = async (port: number) => {
+    const warnings: string[] = []
+    const prepared = createPreparedStatements({
+      isEnabled: true,
+      onWarning: (line) => warnings.push(line),
+    })
+    const pool = poolThrough(port)
+    pool.on('connect', (client) => prepared.attach(client))
+    await prepared.probe(pool)
+    return { warnings, prepared, pool }
+  }
 
   it('refuses a name prepared by one client and used by another (no detection)', async () => {
     const pool = poolThrough(bouncer.port)
@@ -61,14 +73,7 @@ describe.skipIf(binary === undefined)('PostgreSQL behind PgBouncer (transaction 
   })
 
   it('finds the pooler at the first checkout, warns once and goes on unnamed', async () => {
-    const warnings: string[] = []
-    const prepared = createPreparedStatements({
-      isEnabled: true,
-      onWarning: (line) => warnings.push(line),
-    })
-    const pool = poolThrough(bouncer.port)
-    pool.on('connect', (client) => prepared.attach(client))
-    await prepared.probe(pool)
+    const { warnings, prepared, pool } = await probedPool(bouncer.port)
     expect(prepared.isNamed()).toBe(false)
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('SVC_DB_PREPARED_STATEMENTS=false')
@@ -123,14 +128,7 @@ describe.skipIf(binary === undefined)('PostgreSQL behind PgBouncer (transaction 
   })
 
   it('keeps named statements on a direct connection (no false alarm)', async () => {
-    const warnings: string[] = []
-    const prepared = createPreparedStatements({
-      isEnabled: true,
-      onWarning: (line) => warnings.push(line),
-    })
-    const pool = poolThrough(database.port)
-    pool.on('connect', (client) => prepared.attach(client))
-    await prepared.probe(pool)
+    const { warnings, prepared, pool } = await probedPool(database.port)
     await Promise.all(Array.from({ length: 8 }, (_, i) => pool.query(LOOKUP, [`d${i}`])))
     expect(prepared.isNamed()).toBe(true)
     expect(warnings).toEqual([])
