@@ -60,25 +60,13 @@ function sqliteAdapter(database: DatabaseSync): SqliteDatabase {
 
 /** Kysely's SQLite dialect with the group-commit driver. */
 class GroupCommitDialect extends SqliteDialect {
-  readonly #database: SqliteDatabase
-  readonly #isInTransaction: () => boolean
-  readonly #syncWal: SyncWal | undefined
-  constructor(
-    config: ConstructorParameters<typeof SqliteDialect>[0],
-    database: SqliteDatabase,
-    isInTransaction: () => boolean,
-    syncWal: SyncWal | undefined,
-  ) {
+  readonly #driver: GroupCommitDriver
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], driver: GroupCommitDriver) {
     super(config)
-    this.#database = database
-    this.#isInTransaction = isInTransaction
-    this.#syncWal = syncWal
+    this.#driver = driver
   }
-  /** The driver Kysely made (one per Kysely instance). */
-  driver: GroupCommitDriver | undefined
   override createDriver(): Driver {
-    this.driver = new GroupCommitDriver(this.#database, this.#isInTransaction, this.#syncWal)
-    return this.driver
+    return this.#driver
   }
 }
 
@@ -141,14 +129,13 @@ export function openSqlite(
   database.exec(`PRAGMA cache_size = ${cacheSize}`)
   database.exec('PRAGMA wal_autocheckpoint = 10000')
   const adapter = sqliteAdapter(database)
-  const groupDialect = new GroupCommitDialect(
-    { database: adapter },
+  const driver = new GroupCommitDriver(
     adapter,
     () => database.isTransaction,
     isSynced ? syncWal(file) : undefined,
   )
   const db = new Kysely<Tables>({
-    dialect: groupDialect,
+    dialect: new GroupCommitDialect({ database: adapter }, driver),
     log: kyselyLog(options),
   })
   return {
@@ -156,7 +143,7 @@ export function openSqlite(
     dialect: sqliteDialect,
     isMemory,
     description: isMemory ? 'sqlite (in memory)' : `sqlite ${file}`,
-    synced: isSynced ? async () => groupDialect.driver?.synced() : undefined,
+    synced: isSynced ? () => driver.synced() : undefined,
     // An in-memory database lives in its page cache: nothing there may be freed.
     releaseMemory: isMemory
       ? undefined
