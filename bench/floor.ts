@@ -8,7 +8,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -29,35 +29,19 @@ type Pending = Readonly<{ res: ServerResponse; tokenId: string; sealed: Buffer; 
  * random IV, then HMAC-SHA256 over the associated data, IV and ciphertext), claims a random
  * token ID and inserts the token row and an audit row. The calls of one event-loop turn share one
  * transaction and one WAL sync (fdatasync after COMMIT, off the event loop), like the vault's
- * group commit, but without savepoints: a failing call would fail its group. Same tables and indexes (the vault's SQLite
- * migrations) and pragmas as the vault. No routing, policies, schemas or logging.
+ * group commit, but without savepoints: a failing call would fail its group. Same tables and
+ * indexes (the vault's SQLite migrations) and pragmas as the vault. No routing, policies, schemas or logging.
  */
 export async function startFloor(): Promise<Floor> {
   const dir = mkdtempSync(join(tmpdir(), 'strongroom-floor-'))
   const file = join(dir, 'floor.db')
-  // As the vault does: SQLite without a sync of its own at COMMIT, the WAL synced after it off
-  // the event loop, one sync at a time, groups committed meanwhile sharing the next.
+  // As the vault does: SQLite without a sync of its own at COMMIT; each group's fdatasync of the
+  // WAL starts right after its COMMIT, off the event loop, on a handle kept open.
   const db = openVaultTables(file, 'NORMAL')
-  let syncing: Promise<void> | undefined
-  let nextSync: Promise<void> | undefined
-  async function syncWal(): Promise<void> {
-    const handle = await open(`${file}-wal`, 'r')
-    await handle.datasync()
-    await handle.close()
-  }
-  function sync(): Promise<void> {
-    if (nextSync !== undefined) return nextSync
-    const start = () => {
-      nextSync = undefined
-      const running = syncWal().finally(() => {
-        if (syncing === running) syncing = undefined
-      })
-      syncing = running
-      return running
-    }
-    if (syncing === undefined) return start()
-    nextSync = syncing.then(start)
-    return nextSync
+  let wal: Promise<FileHandle> | undefined
+  async function sync(): Promise<void> {
+    wal ??= open(`${file}-wal`, 'r')
+    await (await wal).datasync()
   }
   const keyHash = createHash('sha256').update(KEY).digest()
   db.prepare('INSERT INTO api_keys (username, key_hash, created_at) VALUES (?, ?, ?)').run(
@@ -188,6 +172,7 @@ export async function startFloor(): Promise<Floor> {
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+      await (await wal)?.close()
       db.close()
       rmSync(dir, { recursive: true, force: true })
     },
