@@ -3,16 +3,18 @@ import {
   createCipheriv,
   createHash,
   createHmac,
+  createSecretKey,
   randomBytes,
   randomUUID,
   timingSafeEqual,
 } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Fastify from 'fastify'
 import { openVaultTables } from './raw-tokens.ts'
 
 /** The API key the floor accepts (the dev-mode Admin key of the vault). */
@@ -20,7 +22,11 @@ const KEY = 'pvaultauth'
 
 export type Floor = Readonly<{ url: string; close(): Promise<void> }>
 
-type Pending = Readonly<{ res: ServerResponse; tokenId: string; sealed: Buffer; record: string }>
+/** How the floor is served: bare `node:http`, or the same work as a route of a bare Fastify. */
+export type FloorTransport = 'http' | 'fastify'
+
+type Answer = (status: number, body: unknown) => void
+type Pending = Readonly<{ answer: Answer; tokenId: string; sealed: Buffer; record: string }>
 
 /**
  * A server that does, per tokenize call, what the vault cannot skip and nothing else: reads the
@@ -28,11 +34,11 @@ type Pending = Readonly<{ res: ServerResponse; tokenId: string; sealed: Buffer; 
  * constant-time compare), checks the one item's shape, seals its fields (AES-256-CTR with a
  * random IV, then HMAC-SHA256 over the associated data, IV and ciphertext), claims a random
  * token ID and inserts the token row and an audit row. The calls of one event-loop turn share one
- * transaction and one WAL sync (fdatasync after COMMIT, off the event loop), like the vault's
- * group commit, but without savepoints: a failing call would fail its group. Same tables and
+ * transaction, each in its own savepoint, and one WAL sync (fdatasync after COMMIT, off the event
+ * loop), like the vault's group commit. Same tables and
  * indexes (the vault's SQLite migrations) and pragmas as the vault. No routing, policies, schemas or logging.
  */
-export async function startFloor(): Promise<Floor> {
+export async function startFloor(transport: FloorTransport = 'http'): Promise<Floor> {
   const dir = mkdtempSync(join(tmpdir(), 'strongroom-floor-'))
   const file = join(dir, 'floor.db')
   // As the vault does: SQLite without a sync of its own at COMMIT; each group's fdatasync of the
@@ -65,8 +71,11 @@ export async function startFloor(): Promise<Floor> {
     `INSERT INTO audit_events (event_id, time, request_id, username, operation, collection,
        outcome, status, record) VALUES (?, ?, ?, 'Admin', 'tokenize', 'people', 'success', 200, ?)`,
   )
-  const dataKey = randomBytes(32)
-  const macKey = randomBytes(32)
+  const savepoint = db.prepare('SAVEPOINT call')
+  const release = db.prepare('RELEASE call')
+  // Imported once, as the vault's keyring does: a raw key given to every call is imported anew.
+  const dataKey = createSecretKey(randomBytes(32))
+  const macKey = createSecretKey(randomBytes(32))
 
   function seal(plaintext: string, aad: string): Buffer {
     const iv = randomBytes(16)
@@ -77,12 +86,16 @@ export async function startFloor(): Promise<Floor> {
   }
 
   let group: Pending[] = []
+  let latestSync: Promise<void> | undefined
   function commitGroup(): void {
     const members = group
     group = []
     const now = Date.now() * 1000
     db.exec('BEGIN')
     for (const member of members) {
+      // Each call in its own savepoint, as a grouped commit needs for each call to get its own
+      // outcome (a failing call undoes only its writes); the floor's calls never fail.
+      savepoint.run()
       claim.all('people', member.tokenId, 'randomized')
       insertToken.run(
         randomUUID(),
@@ -93,23 +106,15 @@ export async function startFloor(): Promise<Floor> {
         now,
       )
       insertAudit.run(randomUUID(), now, randomUUID(), member.record)
+      release.run()
     }
     db.exec('COMMIT')
-    void sync().then(() => {
-      for (const member of members) answer(member.res, 200, `[{"token_id":"${member.tokenId}"}]`)
+    latestSync = sync().then(() => {
+      for (const member of members) member.answer(200, [{ token_id: member.tokenId }])
     })
   }
 
-  function answer(res: ServerResponse, status: number, body: string): void {
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    })
-    res.end(body)
-  }
-
-  function isAuthenticated(req: IncomingMessage): boolean {
-    const header = req.headers.authorization ?? ''
+  function isAuthenticated(header: string): boolean {
     if (!header.startsWith('Bearer ')) return false
     const hash = createHash('sha256').update(header.slice(7)).digest()
     const row = findKey.get(hash) as { key_hash: Uint8Array } | undefined
@@ -117,14 +122,8 @@ export async function startFloor(): Promise<Floor> {
   }
 
   /** The item's fields, or the status of the refusal. */
-  function fieldsOf(req: IncomingMessage, text: string): Record<string, string> | 400 | 401 {
-    if (!isAuthenticated(req)) return 401
-    let items: unknown
-    try {
-      items = JSON.parse(text)
-    } catch {
-      return 400
-    }
+  function fieldsOf(authorization: string, items: unknown): Record<string, string> | 400 | 401 {
+    if (!isAuthenticated(authorization)) return 401
     const [item] = Array.isArray(items) ? items : []
     const fields = (item as { object?: { fields?: unknown } } | undefined)?.object?.fields
     if (
@@ -138,10 +137,10 @@ export async function startFloor(): Promise<Floor> {
     return fields as Record<string, string>
   }
 
-  function tokenize(req: IncomingMessage, res: ServerResponse, text: string): void {
-    const fields = fieldsOf(req, text)
+  function tokenize(authorization: string, items: unknown, answer: Answer): void {
+    const fields = fieldsOf(authorization, items)
     if (typeof fields === 'number') {
-      answer(res, fields, `{"error_code":"${fields === 401 ? 'ERR1005' : 'ERR1012'}"}`)
+      answer(fields, { error_code: fields === 401 ? 'ERR1005' : 'ERR1012' })
       return
     }
     const tokenId = randomUUID()
@@ -156,25 +155,97 @@ export async function startFloor(): Promise<Floor> {
       outcome: 'success',
       status: 200,
     })
-    group.push({ res, tokenId, sealed: seal(JSON.stringify(fields), `people\0${tokenId}`), record })
+    group.push({
+      answer,
+      tokenId,
+      sealed: seal(JSON.stringify(fields), `people\0${tokenId}`),
+      record,
+    })
     if (group.length === 1) setImmediate(commitGroup)
   }
 
-  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => tokenize(req, res, Buffer.concat(chunks).toString('utf8')))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const server = transport === 'http' ? bareServer(tokenize) : await fastifyServer(tokenize)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/`,
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+      // A group committed as the last connections closed still has its sync running.
+      await new Promise((resolve) => setImmediate(resolve))
+      await latestSync?.catch(() => {})
       await (await wal)?.close()
       db.close()
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+type Tokenize = (authorization: string, items: unknown, answer: Answer) => void
+
+function bareServer(tokenize: Tokenize): Server {
+  return createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const answer: Answer = (status, value) => {
+        const body = JSON.stringify(value)
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        })
+        res.end(body)
+      }
+      let items: unknown
+      try {
+        items = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      } catch {
+        answer(400, { error_code: 'ERR1012' })
+        return
+      }
+      tokenize(req.headers.authorization ?? '', items, answer)
+    })
+  })
+}
+
+/**
+ * The same work as a route of a Fastify with nothing registered but that route: its JSON body
+ * parser, a body schema validated by its default Ajv, and a response schema serializing the
+ * answer. What the framework the vault is built on costs by itself, with no vault machinery.
+ */
+async function fastifyServer(tokenize: Tokenize): Promise<Server> {
+  const app = Fastify({ keepAliveTimeout: 60_000 })
+  const token = { type: 'object', properties: { token_id: { type: 'string' } } }
+  const refusal = { type: 'object', properties: { error_code: { type: 'string' } } }
+  const item = {
+    type: 'object',
+    required: ['object'],
+    properties: {
+      type: { type: 'string' },
+      object: {
+        type: 'object',
+        required: ['fields'],
+        properties: { fields: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+    },
+  }
+  app.post(
+    '/',
+    {
+      schema: {
+        body: { type: 'array', items: item, minItems: 1 },
+        response: { 200: { type: 'array', items: token }, '4xx': refusal },
+      },
+    },
+    (req, reply) =>
+      new Promise<void>((resolve) => {
+        tokenize(req.headers.authorization ?? '', req.body, (status, body) => {
+          void reply.code(status).send(body)
+          resolve()
+        })
+      }),
+  )
+  await app.ready()
+  return app.server
 }

@@ -1,4 +1,4 @@
-// bench/vs-floor.ts: one-item tokenize on SQLite against the floor server (bench/floor.ts), rounds alternating
+// bench/vs-floor.ts: one-item tokenize on SQLite against the floor servers (bench/floor.ts), rounds alternating
 import autocannon from 'autocannon'
 import { startFloor } from './floor.ts'
 import { CONNECTIONS, DURATION, startInProcess } from './in-process.ts'
@@ -39,28 +39,36 @@ const median = (values: number[]) =>
 // Both servers in this process, as bench/tokens.ts runs the vault: only one is loaded at a time.
 const vault = await startInProcess({ SVC_BACKING_STORE: 'sqlite' })
 const floor = await startFloor()
+const fastifyFloor = await startFloor('fastify')
 const targets = {
   floor: floor.url,
+  fastify: fastifyFloor.url,
   vault: `${vault.base}/data/collections/people/tokens?reason=AppFunctionality`,
 }
+type Target = keyof typeof targets
 for (const url of Object.values(targets)) await load(url, 3) // warm-up: JIT, caches
 console.log(
   `one-item tokenize, SQLite (WAL synced per group of commits), ${CONNECTIONS} connections, ${DURATION} s a run, ${ROUNDS} rounds`,
 )
-const ratios: number[] = []
+const ratios: Record<'vault' | 'fastify', number[]> = { vault: [], fastify: [] }
+const NAMES: readonly Target[] = ['floor', 'fastify', 'vault']
 for (let round = 0; round < ROUNDS; round++) {
-  // The order alternates, so that the machine's drift falls on both alike.
-  const order = round % 2 === 0 ? (['floor', 'vault'] as const) : (['vault', 'floor'] as const)
-  const figures: Partial<Record<'floor' | 'vault', Figure>> = {}
+  // The order alternates, so that the machine's drift falls on all alike.
+  const order = round % 2 === 0 ? NAMES : [...NAMES].reverse()
+  const figures: Partial<Record<Target, Figure>> = {}
   for (const name of order) figures[name] = await load(targets[name], DURATION)
-  const { floor: f, vault: v } = figures as Record<'floor' | 'vault', Figure>
-  ratios.push(v.rate / f.rate)
+  const { floor: f, fastify: b, vault: v } = figures as Record<Target, Figure>
+  ratios.vault.push(v.rate / f.rate)
+  ratios.fastify.push(b.rate / f.rate)
   const show = (x: Figure) =>
     `${Math.round(x.rate)} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms, failed ${x.failed}`
   console.log(
-    `round ${round + 1}: floor ${show(f)} | vault ${show(v)} | vault ÷ floor ${(v.rate / f.rate).toFixed(2)}`,
+    `round ${round + 1}: floor ${show(f)} | floor in Fastify ${show(b)} | vault ${show(v)} | ÷ floor: Fastify ${(b.rate / f.rate).toFixed(2)}, vault ${(v.rate / f.rate).toFixed(2)}`,
   )
 }
-console.log(`median vault ÷ floor: ${median(ratios).toFixed(2)}`)
+console.log(
+  `median ÷ floor: floor in Fastify ${median(ratios.fastify).toFixed(2)}, vault ${median(ratios.vault).toFixed(2)}`,
+)
 await vault.close()
 await floor.close()
+await fastifyFloor.close()
