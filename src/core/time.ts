@@ -13,10 +13,17 @@ export const systemClock: Clock = () =>
  */
 export function formatNano(micros: Micros): string {
   const millis = Math.floor(micros / 1000)
-  const iso = new Date(millis).toISOString() // 2024-01-02T03:04:05.678Z
+  // Calls come many to a millisecond: its text is made once.
+  if (millis !== lastMillis) {
+    lastMillis = millis
+    lastMillisText = new Date(millis).toISOString().slice(0, 23) // 2024-01-02T03:04:05.678
+  }
   const subMillis = String(micros - millis * 1000).padStart(3, '0')
-  return `${iso.slice(0, 23)}${subMillis}000Z`
+  return `${lastMillisText}${subMillis}000Z`
 }
+
+let lastMillis = Number.NaN
+let lastMillisText = ''
 
 /** RFC 3339 in UTC with second precision, for expiry times and other coarse fields. */
 export function formatSeconds(micros: Micros): string {

@@ -28,12 +28,18 @@ function loadTypeBox(): TypeBoxRuntime {
 
 type Validate = ReturnType<FastifySchemaCompiler<unknown>>
 
-/** TypeBoxValidatorCompiler: only bodies are taken as sent; text parts are converted first. */
+/**
+ * TypeBoxValidatorCompiler: only bodies are taken as sent; text parts are converted first. A text
+ * part that is valid as it came (most query strings: only strings) is taken without converting:
+ * TypeBox's Convert leaves a valid value as it is, and walking it cost more than the check.
+ */
 function compileValidator(schema: unknown, httpPart: string | undefined): Validate {
   const { Compile, Value } = loadTypeBox()
   const validator = Compile(schema as Parameters<typeof Compile>[0])
   return (value) => {
-    const converted = httpPart === 'body' ? value : Value.Convert(schema as never, value)
+    if (validator.Check(value)) return { value }
+    if (httpPart === 'body') return { error: validator.Errors(value) }
+    const converted = Value.Convert(schema as never, value)
     if (validator.Check(converted)) return { value: converted }
     return { error: validator.Errors(converted) }
   }

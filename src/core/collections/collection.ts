@@ -145,9 +145,17 @@ export function builtinsOf(collection: StoredCollection): Property[] {
   }))
 }
 
+/** Stored properties are never changed in place (a change reloads the collection): one view each. */
+const USER_PROPERTIES = new WeakMap<StoredProperty, Property>()
+
 export function userProperty(stored: StoredProperty): Property {
-  const { id: _id, ...rest } = stored
-  return { ...rest, isBuiltin: false, isReadonly: false }
+  let property = USER_PROPERTIES.get(stored)
+  if (property === undefined) {
+    const { id: _id, ...rest } = stored
+    property = { ...rest, isBuiltin: false, isReadonly: false }
+    USER_PROPERTIES.set(stored, property)
+  }
+  return property
 }
 
 /** The properties a reader sees: built-ins first when asked for, then user properties. */
