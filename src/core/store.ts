@@ -56,6 +56,11 @@ export type DataKeyRow = {
 
 export type KeysRepo = {
   list(purpose?: string): Promise<DataKeyRow[]>
+  /**
+   * The versions above `after[purpose]` of each purpose, and every version of a purpose `after`
+   * does not name: what a keyring that holds those versions has not loaded yet.
+   */
+  listNewer(after: Readonly<Record<string, number>>): Promise<DataKeyRow[]>
   /** Inserts a key version; false when that version already exists (another node won). */
   insert(row: DataKeyRow): Promise<boolean>
 }

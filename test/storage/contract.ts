@@ -228,6 +228,39 @@ export function describeStoreContract(name: string, open: () => Promise<TestStor
       ])
     })
 
+    it('lists the data key versions above the ones a caller holds', async () => {
+      // Purposes of this test only: other tests' keys are in the same database.
+      const wrapped = new Uint8Array([1, 2, 3])
+      for (const [purpose, version] of [
+        ['newer-a', 1],
+        ['newer-a', 2],
+        ['newer-a', 3],
+        ['newer-b', 1],
+        ['newer-c', 1],
+      ] as const)
+        await store.keys.insert({ purpose, version, wrapped, createdAt: T0 })
+      const listed = async (after: Record<string, number>) =>
+        (await store.keys.listNewer(after))
+          .filter((key) => key.purpose.startsWith('newer-'))
+          .map((key) => `${key.purpose}:${key.version}`)
+      const all = ['newer-a:1', 'newer-a:2', 'newer-a:3', 'newer-b:1', 'newer-c:1']
+      expect(await listed({})).toEqual(all)
+      expect(await listed({ 'newer-a': 1, 'newer-b': 1, 'newer-c': 1 })).toEqual([
+        'newer-a:2',
+        'newer-a:3',
+      ])
+      expect(await listed({ 'newer-a': 3, 'newer-b': 1 })).toEqual(['newer-c:1'])
+      expect(await listed({ 'newer-a': 3, 'newer-b': 1, 'newer-c': 1 })).toEqual([])
+      const [row] = (
+        await store.keys.listNewer({ 'newer-a': 2, 'newer-b': 1, 'newer-c': 1 })
+      ).filter((key) => key.purpose === 'newer-a')
+      expect(row && [row.purpose, row.version, Array.from(row.wrapped)]).toEqual([
+        'newer-a',
+        3,
+        [1, 2, 3],
+      ])
+    })
+
     it('gives a lease to one holder until it expires or is released', async () => {
       expect(await store.leases.acquire('job', 'a', T0 + 10, T0)).toBe(true)
       expect(await store.leases.acquire('job', 'b', T0 + 10, T0 + 1)).toBe(false)

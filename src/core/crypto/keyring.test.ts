@@ -53,6 +53,46 @@ describe('keyring', () => {
     expect(keyring.versions('property')).toEqual([1, 2, 3, 4, 5, 6])
   })
 
+  it('reads only versions it does not hold: a reload with nothing new reads no stored key', async () => {
+    const shared = await store()
+    let rowsRead = 0
+    const counting = {
+      keys: {
+        ...shared.keys,
+        list: async (purpose?: string) => {
+          const rows = await shared.keys.list(purpose)
+          rowsRead += rows.length
+          return rows
+        },
+        listNewer: async (after: Readonly<Record<string, number>>) => {
+          const rows = await shared.keys.listNewer(after)
+          rowsRead += rows.length
+          return rows
+        },
+      },
+    }
+    const keyring = createKeyring({ store: counting, kms: createLocalKms('seed'), clock })
+    await keyring.load()
+    expect(rowsRead).toBe(7)
+    for (let i = 0; i < 5; i++) {
+      await keyring.rotate()
+      await keyring.load()
+      await keyring.load()
+    }
+    // Three new versions per rotation, each read once; the reloads in between read nothing.
+    expect(rowsRead).toBe(7 + 5 * 3)
+    // A version another node stored is picked up by the next reload.
+    const other = createKeyring({ store: shared, kms: createLocalKms('seed'), clock })
+    await other.load()
+    await other.rotate()
+    await keyring.load()
+    expect(rowsRead).toBe(7 + 6 * 3)
+    expect(keyring.versions('token')).toEqual([1, 2, 3, 4, 5, 6, 7])
+    expect(Buffer.from(keyring.current('token').key)).toEqual(
+      Buffer.from(other.current('token').key),
+    )
+  })
+
   it('keeps each key in bytes of its own, not a view of a shared buffer pool slab', async () => {
     const keyring = createKeyring({ store: await store(), kms: createLocalKms('seed'), clock })
     await keyring.load()

@@ -15,14 +15,15 @@ export type DerivationPurpose = (typeof DERIVATION_PURPOSES)[number]
 export type Purpose = RotatablePurpose | DerivationPurpose
 const PURPOSES: readonly Purpose[] = [...ROTATABLE_PURPOSES, ...DERIVATION_PURPOSES]
 
-export type KeyringDeps = { readonly store: Store; readonly kms: Kms; readonly clock: Clock }
+export type KeyringDeps = {
+  readonly store: Pick<Store, 'keys'>
+  readonly kms: Kms
+  readonly clock: Clock
+}
 
 export class UnknownKeyVersionError extends Error {}
 
 type Versions = Map<number, Uint8Array>
-
-/** A version as unwrapped, with the wrapped bytes it came from (a version never changes). */
-type Unwrapped = Readonly<{ wrapped: Uint8Array; key: Uint8Array }>
 
 function context(purpose: string, version: number): string {
   return `data-key:${purpose}:${version}`
@@ -45,35 +46,40 @@ export async function installDerivedKeys(deps: KeyringDeps): Promise<void> {
 }
 
 export function createKeyring(deps: KeyringDeps) {
-  let keys = new Map<Purpose, Versions>()
-  const derived = new Map<string, Uint8Array>()
   /**
-   * Every version unwrapped so far, by `purpose:version`. A reload (every rotation, every cache
-   * refresh) unwraps only versions it has not seen: unwrapping all of them each time made new
-   * key objects for every version, and with them new ciphers in envelope.ts (keyed by the key
-   * object), so each rotation cost memory in proportion to all the versions before it.
+   * Every version loaded so far, per purpose. A stored version never changes and versions only
+   * ascend (a rotation stores the newest plus one), so a reload (every rotation, every cache
+   * refresh, every refused rotation) reads only the versions above the newest it holds. Reading
+   * and unwrapping all of them each time cost work and memory in proportion to all the versions
+   * before: new key objects (and with them new ciphers in envelope.ts, keyed by the key object),
+   * then, once those were kept, every stored row parsed again (on PostgreSQL, glibc's main arena
+   * grew with the churn: bench/README.md, issue 15 item 7, third pass).
    */
-  const unwrapped = new Map<string, Unwrapped>()
+  const keys = new Map<Purpose, Versions>()
+  const derived = new Map<string, Uint8Array>()
 
-  async function unwrapAll(): Promise<Map<Purpose, Versions>> {
-    const loaded = new Map<Purpose, Versions>()
-    for (const row of await deps.store.keys.list()) {
+  function newestHeld(): Record<string, number> {
+    return Object.fromEntries([...keys.keys()].map((purpose) => [purpose, latestVersion(purpose)]))
+  }
+
+  /** Loads the stored versions this keyring does not hold yet. */
+  async function loadNewer(): Promise<void> {
+    const added: [Purpose, number, Uint8Array][] = []
+    for (const row of await deps.store.keys.listNewer(newestHeld())) {
       const purpose = row.purpose as Purpose
-      const versions = loaded.get(purpose) ?? new Map()
+      if (keys.get(purpose)?.has(row.version)) continue // a concurrent load got it first
       const id = context(row.purpose, row.version)
-      let known = unwrapped.get(id)
-      if (known === undefined || !Buffer.from(known.wrapped).equals(row.wrapped)) {
-        // A copy of its own: what a KMS returns may be a view of a 64 KiB Buffer pool slab
-        // (Node 24's Buffer.poolSize), which the key kept alive for the process's life: with
-        // three versions per rotation, ~85 KB of every rotation stayed (bench/README.md).
-        const key = new Uint8Array(await deps.kms.unwrap(row.wrapped, id))
-        known = { wrapped: row.wrapped, key }
-        unwrapped.set(id, known)
-      }
-      versions.set(row.version, known.key)
-      loaded.set(purpose, versions)
+      // A copy of its own: what a KMS returns may be a view of a 64 KiB Buffer pool slab
+      // (Node 24's Buffer.poolSize), which the key kept alive for the process's life: with
+      // three versions per rotation, ~85 KB of every rotation stayed (bench/README.md).
+      added.push([purpose, row.version, new Uint8Array(await deps.kms.unwrap(row.wrapped, id))])
     }
-    return loaded
+    // All at once, after every unwrap: a reader never sees one purpose rotated and not another.
+    for (const [purpose, version, key] of added) {
+      const versions = keys.get(purpose) ?? new Map()
+      if (!versions.has(version)) versions.set(version, key)
+      keys.set(purpose, versions)
+    }
   }
 
   /** Stores a new random key version; false when another node stored that version first. */
@@ -91,13 +97,12 @@ export function createKeyring(deps: KeyringDeps) {
     return Math.max(0, ...(keys.get(purpose)?.keys() ?? []))
   }
 
-  /** Loads every key version; creates version 1 of any purpose that has none (first start). */
+  /** Loads new key versions; creates version 1 of any purpose that has none (first start). */
   async function load(): Promise<void> {
-    let loaded = await unwrapAll()
-    const missing = PURPOSES.filter((purpose) => !loaded.has(purpose))
+    await loadNewer()
+    const missing = PURPOSES.filter((purpose) => !keys.has(purpose))
     for (const purpose of missing) await insertVersion(purpose, 1)
-    if (missing.length > 0) loaded = await unwrapAll()
-    keys = loaded
+    if (missing.length > 0) await loadNewer()
   }
 
   function current(purpose: Purpose): { readonly version: number; readonly key: Uint8Array } {
@@ -137,7 +142,7 @@ export function createKeyring(deps: KeyringDeps) {
 
   async function rotate(): Promise<void> {
     await addVersions(deps.store.keys)
-    keys = await unwrapAll()
+    await loadNewer()
   }
 
   return {

@@ -1,8 +1,8 @@
 // src/storage/repos/system.ts: confvars, cluster workers, data keys and leases
-import type { Kysely } from 'kysely'
-import type { KeysRepo, LeasesRepo, WorkersRepo } from '../../core/store.ts'
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
+import type { DataKeyRow, KeysRepo, LeasesRepo, WorkersRepo } from '../../core/store.ts'
 import type { ConfvarsRepo } from '../../core/system/store.ts'
-import type { Tables } from '../schema.ts'
+import type { DataKeysTable, Tables } from '../schema.ts'
 
 export function createConfvarsRepo(db: Kysely<Tables>): ConfvarsRepo {
   return {
@@ -65,18 +65,42 @@ export function createWorkersRepo(db: Kysely<Tables>): WorkersRepo {
   }
 }
 
+type DataKeySelect = SelectQueryBuilder<Tables, 'data_keys', Selectable<DataKeysTable>>
+
+async function keyRows(query: DataKeySelect): Promise<DataKeyRow[]> {
+  const rows = await query.orderBy('purpose').orderBy('version').execute()
+  return rows.map((row) => ({
+    purpose: row.purpose,
+    version: row.version,
+    wrapped: new Uint8Array(row.wrapped),
+    createdAt: row.created_at,
+  }))
+}
+
 export function createKeysRepo(db: Kysely<Tables>): KeysRepo {
+  const all = () => db.selectFrom('data_keys').selectAll()
   return {
     async list(purpose) {
-      let query = db.selectFrom('data_keys').selectAll().orderBy('purpose').orderBy('version')
-      if (purpose !== undefined) query = query.where('purpose', '=', purpose)
-      const rows = await query.execute()
-      return rows.map((row) => ({
-        purpose: row.purpose,
-        version: row.version,
-        wrapped: new Uint8Array(row.wrapped),
-        createdAt: row.created_at,
-      }))
+      return keyRows(purpose === undefined ? all() : all().where('purpose', '=', purpose))
+    },
+    async listNewer(after) {
+      const known = Object.entries(after)
+      if (known.length === 0) return keyRows(all())
+      // One statement, usually answering no row: a keyring's reload reads only what it lacks.
+      return keyRows(
+        all().where((eb) =>
+          eb.or([
+            ...known.map(([purpose, version]) =>
+              eb.and([eb('purpose', '=', purpose), eb('version', '>', version)]),
+            ),
+            eb(
+              'purpose',
+              'not in',
+              known.map(([purpose]) => purpose),
+            ),
+          ]),
+        ),
+      )
     },
     async insert(row) {
       const inserted = await db

@@ -18,7 +18,7 @@ const AVAILABLE: Readonly<Record<keyof Repos, readonly string[]>> = {
   iam: ['getConfig', 'findApiKeyByHash', 'findCredential', 'getApiKey'],
   confvars: ['list', 'set', 'clear'],
   workers: ['upsert', 'remove'],
-  keys: ['list'],
+  keys: ['list', 'listNewer'],
   leases: [],
   objects: [],
   searchIndex: [],
