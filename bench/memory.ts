@@ -68,6 +68,22 @@ async function ok(method: string, path: string, body?: unknown) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const rss = () => (node.rssBytes() ?? 0) / MB
 const figure = (mb: number) => `${mb.toFixed(1)} MB`
+/**
+ * Waits until the node's main thread has stayed under 5% busy for 5 s in a row (background work
+ * after a burst, such as the substring index catching up with the objects added, took 5–8 s on
+ * PostgreSQL), then IDLE_MS: the idle release needs a whole idle period after the work.
+ */
+async function waitIdle(): Promise<void> {
+  let last = node.mainThreadCpuSeconds()
+  for (let quiet = 0; quiet < 5; ) {
+    await sleep(1000)
+    const now = node.mainThreadCpuSeconds()
+    if (now === undefined || last === undefined) break
+    quiet = now - last < 0.05 ? quiet + 1 : 0
+    last = now
+  }
+  await sleep(IDLE_MS)
+}
 /** The least-squares slope of idle RSS figures (MB) against the rotation count, in KB per rotation. */
 function slope(points: readonly (readonly [number, number])[]): string {
   if (points.length < 2) return 'n/a'
@@ -94,7 +110,7 @@ async function where(): Promise<void> {
 }
 
 try {
-  await sleep(IDLE_MS)
+  await waitIdle()
   const fresh = rss()
   console.log(
     `engine ${engine}, node ${process.version}${NODE_OPTIONS ? `, ${NODE_OPTIONS}` : ''}; fresh node, idle: ${figure(fresh)}`,
@@ -128,7 +144,7 @@ try {
     }
     if (i % IDLE_EVERY === 0 && i < ROTATIONS) {
       await reencrypted()
-      await sleep(IDLE_MS)
+      await waitIdle()
       idlePoints.push([i, rss()])
       console.log(`  after ${i} rotations, idle: ${figure(rss())}`)
     } else if (i % 50 === 0)
@@ -137,7 +153,7 @@ try {
       )
   }
   await reencrypted()
-  await sleep(IDLE_MS)
+  await waitIdle()
   const afterRotations = rss()
   idlePoints.push([ROTATIONS, afterRotations])
   console.log(
@@ -177,7 +193,7 @@ try {
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker))
   const peak = rss()
-  await sleep(IDLE_MS)
+  await waitIdle()
   const idle = rss()
   console.log(
     `after ${REQUESTS} mixed requests (statuses ${JSON.stringify(Object.fromEntries(statuses))}): ${figure(peak)}; idle: ${figure(idle)}`,
