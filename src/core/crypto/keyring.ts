@@ -56,6 +56,8 @@ export function createKeyring(deps: KeyringDeps) {
    * grew with the churn: bench/README.md, issue 15 item 7, third pass).
    */
   const keys = new Map<Purpose, Versions>()
+  /** The newest version of each purpose: every seal asks for it. */
+  const newest = new Map<Purpose, Readonly<{ version: number; key: Uint8Array }>>()
   const derived = new Map<string, Uint8Array>()
 
   function newestHeld(): Record<string, number> {
@@ -79,6 +81,9 @@ export function createKeyring(deps: KeyringDeps) {
       const versions = keys.get(purpose) ?? new Map()
       if (!versions.has(version)) versions.set(version, key)
       keys.set(purpose, versions)
+      const held = newest.get(purpose)
+      if (held === undefined || held.version < version)
+        newest.set(purpose, { version, key: versions.get(version) ?? key })
     }
   }
 
@@ -94,7 +99,7 @@ export function createKeyring(deps: KeyringDeps) {
   }
 
   function latestVersion(purpose: Purpose): number {
-    return Math.max(0, ...(keys.get(purpose)?.keys() ?? []))
+    return newest.get(purpose)?.version ?? 0
   }
 
   /** Loads new key versions; creates version 1 of any purpose that has none (first start). */
@@ -106,10 +111,9 @@ export function createKeyring(deps: KeyringDeps) {
   }
 
   function current(purpose: Purpose): { readonly version: number; readonly key: Uint8Array } {
-    const version = latestVersion(purpose)
-    const key = keys.get(purpose)?.get(version)
-    if (key === undefined) throw new UnknownKeyVersionError(`no ${purpose} key loaded`)
-    return { version, key }
+    const held = newest.get(purpose)
+    if (held === undefined) throw new UnknownKeyVersionError(`no ${purpose} key loaded`)
+    return held
   }
 
   function byVersion(purpose: Purpose, version: number): Uint8Array {
