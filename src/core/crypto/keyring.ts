@@ -61,7 +61,7 @@ export function createKeyring(deps: KeyringDeps) {
   const derived = new Map<string, Uint8Array>()
 
   function newestHeld(): Record<string, number> {
-    return Object.fromEntries([...keys.keys()].map((purpose) => [purpose, latestVersion(purpose)]))
+    return Object.fromEntries([...newest].map(([purpose, held]) => [purpose, held.version]))
   }
 
   /** Loads the stored versions this keyring does not hold yet. */
@@ -82,8 +82,7 @@ export function createKeyring(deps: KeyringDeps) {
       if (!versions.has(version)) versions.set(version, key)
       keys.set(purpose, versions)
       const held = newest.get(purpose)
-      if (held === undefined || held.version < version)
-        newest.set(purpose, { version, key: versions.get(version) ?? key })
+      if (held === undefined || held.version < version) newest.set(purpose, { version, key })
     }
   }
 
