@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { createIdleRelease } from './app-memory.ts'
 
 /** An idle release driven by a scripted sequence of event-loop utilizations. */
-function scripted(utilizations: number[]) {
+function scripted(utilizations: number[], idlePeriods = 1) {
   let collections = 0
   let databaseReleases = 0
   const release = createIdleRelease({
     periodMs: 3_600_000,
+    idlePeriods,
     utilization: () => utilizations.shift() ?? 0,
     collect: () => {
       collections += 1
@@ -37,17 +38,39 @@ describe('idle memory release', () => {
     release.stop()
   })
 
-  it('does nothing on a node that stays idle or stays busy', async () => {
-    const idle = scripted([0, 0, 0, 0])
-    const busy = scripted([0.5, 0.6, 0.7, 0.8])
-    for (let i = 0; i < 4; i++) {
+  it('waits for the idle periods in a row, and releases once per idle stretch', async () => {
+    // busy, idle, idle, light (the stretch is broken), idle × 3 (release, then its own sample),
+    // idle × 3 (none: the same stretch), busy, idle × 3 (release)
+    const { release, counts } = scripted(
+      [0.9, 0.01, 0.01, 0.1, 0.01, 0.01, 0.01, 0, 0.01, 0.01, 0.01, 0.5, 0.01, 0.01, 0.01, 0],
+      3,
+    )
+    const collectionsAfter = async (ticks: number) => {
+      for (let i = 0; i < ticks; i++) await release.tick()
+      return counts().collections
+    }
+    expect(await collectionsAfter(4)).toBe(0)
+    expect(await collectionsAfter(2)).toBe(0)
+    expect(await collectionsAfter(1)).toBe(1)
+    expect(await collectionsAfter(3)).toBe(1)
+    expect(await collectionsAfter(3)).toBe(1)
+    expect(await collectionsAfter(1)).toBe(2)
+    release.stop()
+  })
+
+  it('does nothing on a node that stays idle, stays busy, or has only light traffic', async () => {
+    const idle = scripted([0, 0, 0, 0, 0, 0])
+    const busy = scripted([0.5, 0.6, 0.7, 0.8, 0.9, 0.9])
+    const light = scripted([0.1, 0.01, 0.2, 0.01, 0.01, 0.01])
+    for (let i = 0; i < 6; i++) {
       await idle.release.tick()
       await busy.release.tick()
+      await light.release.tick()
     }
-    expect(idle.counts()).toEqual({ collections: 0, databaseReleases: 0 })
-    expect(busy.counts()).toEqual({ collections: 0, databaseReleases: 0 })
-    idle.release.stop()
-    busy.release.stop()
+    for (const node of [idle, busy, light]) {
+      expect(node.counts()).toEqual({ collections: 0, databaseReleases: 0 })
+      node.release.stop()
+    }
   })
 
   it('shrinks the young generation V8 keeps after a burst of allocation', async () => {
@@ -65,6 +88,7 @@ describe('idle memory release', () => {
     const samples = [0.9, 0.01]
     const release = createIdleRelease({
       periodMs: 3_600_000,
+      idlePeriods: 1,
       utilization: () => samples.shift() ?? 0,
     })
     await release.tick()

@@ -97,7 +97,10 @@ const stats = await runFuzz({
   heavyLimit: 40,
 })
 const seconds = (Date.now() - started) / 1000
-await sleep(5_000)
+const rssEnd = rssMb(pid)
+// Idle: the node gives memory back 3–4 s after its work stops (src/app-memory.ts); what it
+// still holds after that is what stays.
+await sleep(10_000)
 const rssAfter = rssMb(pid)
 const healthStatus = await health()
 const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -115,7 +118,7 @@ print(
 )
 print(`statuses ${JSON.stringify(stats.byStatus)}`)
 print(
-  `service RSS before ${rssBefore.toFixed(0)} MB, after ${rssAfter.toFixed(0)} MB; health ${healthStatus}`,
+  `service RSS before ${rssBefore.toFixed(0)} MB, at the end ${rssEnd.toFixed(0)} MB, idle 10 s later ${rssAfter.toFixed(0)} MB; health ${healthStatus}`,
 )
 const slowest = Object.entries(stats.msByOperation)
   .sort((a, b) => b[1] - a[1])
