@@ -118,6 +118,8 @@ function waitForListening(child: ChildProcess): Promise<string> {
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString()
+      // BENCH_NODE_STDOUT=1: the node's log lines (errors with their causes) on this stderr.
+      if (process.env.BENCH_NODE_STDOUT) process.stderr.write(chunk)
       const match = /"address":"([^"]+)"/.exec(output)
       if (match?.[1]) resolve(match[1])
     })

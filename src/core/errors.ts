@@ -37,6 +37,27 @@ export function isVaultError(error: unknown): error is VaultError {
   return error instanceof VaultError
 }
 
+const conflicts = new WeakSet<VaultError>()
+
+/**
+ * 503 ERR1010: the database rolled the call's transaction back to break a deadlock with
+ * concurrent calls (or could not serialize it with them). Nothing of it was written, so a write
+ * may run again (`isTransactionConflict`); the message is for when the retries ran out too.
+ */
+export function transactionConflict(cause: unknown): VaultError {
+  const error = new VaultError('databaseUnavailable', {
+    message:
+      'The database rolled this call back to resolve a conflict with concurrent calls on the same data, also when it was retried. Nothing was written; retry the call.',
+    cause,
+  })
+  conflicts.add(error)
+  return error
+}
+
+export function isTransactionConflict(error: unknown): boolean {
+  return error instanceof VaultError && conflicts.has(error)
+}
+
 /** 400 ERR1012: the request's shape is wrong; `field` names the parameter or member. */
 export function invalidRequest(message: string, field: string): VaultError {
   return new VaultError('invalidRequest', { message, context: { field } })

@@ -43,6 +43,14 @@ export function databaseTimeout(cause: unknown, timeoutMs: number): VaultError {
   })
 }
 
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back. */
+const CONFLICT_STATES = new Set(['40P01', '40001'])
+
+export function isPostgresConflict(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown }
+  return typeof code === 'string' && CONFLICT_STATES.has(code)
+}
+
 /** Whether a pg error (or a socket error under it) says the connection is gone or never came. */
 export function isPostgresUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false

@@ -1,8 +1,13 @@
 // src/storage/pg-guard.ts: every PostgreSQL statement bounded in time; a lost connection is 503, never 500
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import type pg from 'pg'
-import type { VaultError } from '../core/errors.ts'
-import { databaseTimeout, databaseUnavailable, isPostgresUnavailable } from './outages.ts'
+import { transactionConflict, type VaultError } from '../core/errors.ts'
+import {
+  databaseTimeout,
+  databaseUnavailable,
+  isPostgresConflict,
+  isPostgresUnavailable,
+} from './outages.ts'
 
 /** pg keeps the socket on `connection.stream`; closing it fails the statement at once. */
 function closeConnection(client: pg.PoolClient): void {
@@ -13,8 +18,9 @@ function closeConnection(client: pg.PoolClient): void {
 
 /**
  * A client whose statements fail after `timeoutMs` (the connection is then closed, so a frozen
- * server or network cannot hold it) and whose connection failures are 503 ERR1010. After a
- * failure the rest of the checkout (Kysely's ROLLBACK) fails the same way, and the client leaves
+ * server or network cannot hold it) and whose connection failures are 503 ERR1010; a deadlock or
+ * serialization failure is a transaction conflict, which writes retry (core/audit). After a
+ * timeout or a lost connection the rest of the checkout (Kysely's ROLLBACK) fails the same way, and the client leaves
  * the pool when it is released.
  */
 function guardedClient(client: pg.PoolClient, timeoutMs: number): PostgresPoolClient {
@@ -35,6 +41,8 @@ function guardedClient(client: pg.PoolClient, timeoutMs: number): PostgresPoolCl
         clearTimeout(timer)
         if (isTimedOut) failure = databaseTimeout(error, timeoutMs)
         else if (isPostgresUnavailable(error)) failure = databaseUnavailable(error)
+        // The connection is fine; its transaction is aborted, and rolled back by Kysely next.
+        else if (isPostgresConflict(error)) throw transactionConflict(error)
         throw failure ?? error
       },
     )

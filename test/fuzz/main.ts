@@ -1,4 +1,4 @@
-// test/fuzz/main.ts: `npm run fuzz [-- --requests N --minutes M --engine sqlite|postgres --seed S]`
+// test/fuzz/main.ts: `npm run fuzz [-- --requests N --minutes M --engine sqlite|postgres --seed S --service-log]`
 // Fuzzes a service started as its own process, so its memory is measured apart from the fuzzer's.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -18,6 +18,8 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'sqlite' },
     seed: { type: 'string', default: '20261125' },
     concurrency: { type: 'string', default: '16' },
+    // The service's own log lines (each 5xx with its cause) on this run's output.
+    'service-log': { type: 'boolean', default: false },
   },
 })
 
@@ -66,7 +68,7 @@ const child: ChildProcess = spawn(process.execPath, ['bin/strongroom.js', 'serve
     SVC_LOG_AUDIT_SINK: 'database',
     ...database.env,
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['ignore', values['service-log'] ? 'inherit' : 'ignore', 'inherit'],
 })
 const baseUrl = `http://127.0.0.1:${port}`
 const health = async () => {

@@ -1,7 +1,7 @@
 // src/core/audit/audit.ts: the one audit path every operation goes through
 import { randomUUID } from 'node:crypto'
 import type { RequestContext } from '../context.ts'
-import { VaultError } from '../errors.ts'
+import { isTransactionConflict, VaultError } from '../errors.ts'
 import type { Repos, Store } from '../store.ts'
 import { type Clock, formatNano } from '../time.ts'
 import { chainStartJson } from './chain.ts'
@@ -128,6 +128,11 @@ export function createAuditService(deps: AuditDeps) {
   const hasDatabaseSink = writers.some((entry) => entry.isDatabase)
   /** Calls whose success record is written: it is written once (a failure record always is). */
   const recorded = new WeakSet<RequestContext>()
+  /**
+   * Calls whose record the sinks outside the database have: a transaction run again after a
+   * conflict does not write it to them twice.
+   */
+  const recordedApart = new WeakSet<RequestContext>()
 
   /**
    * Writes the call's record once to every sink. Pass `tx` to write the database sink's row in
@@ -151,13 +156,15 @@ export function createAuditService(deps: AuditDeps) {
     }
     const row = auditRow(buildAuditEvent(ctx, details, outcome, deps.includeRemoteAddr), ctx.now)
     const inTx = tx === undefined ? [] : writers.filter((entry) => entry.isDatabase)
-    const apart = writers.filter((entry) => !inTx.includes(entry))
+    const isApartDone = inTx.length > 0 && recordedApart.has(ctx)
+    const apart = isApartDone ? [] : writers.filter((entry) => !inTx.includes(entry))
     const results = await Promise.allSettled(apart.map(({ writer }) => writer.write(row)))
     const failed = results.flatMap((result) => (result.status === 'rejected' ? [result] : []))
     const isMet =
       failed.length === 0 ||
       (deps.require === 'any' && (failed.length < results.length || inTx.length > 0))
     if (!isMet) throw failed[0]?.reason
+    if (inTx.length > 0 && outcome.status < 400) recordedApart.add(ctx)
     // A statement that fails inside the transaction fails the transaction, whatever the rule:
     // 503 ERR1014 as when the sink fails on its own, unless the database itself is out (its
     // own 503) or the call's time ran out.
@@ -188,14 +195,16 @@ export function createAuditService(deps: AuditDeps) {
     work: (tx: Repos) => Promise<T>,
   ): Promise<T> {
     const detailsOf = (value: T) => (typeof details === 'function' ? details(value) : details)
-    const value = await deps.store.transaction(
-      async (tx) => {
-        const result = await work(tx)
-        if (hasDatabaseSink) await record(ctx, detailsOf(result), { status: 200 }, tx)
-        return result
-      },
-      { signal: ctx.signal },
-    )
+    const attempt = () =>
+      deps.store.transaction(
+        async (tx) => {
+          const result = await work(tx)
+          if (hasDatabaseSink) await record(ctx, detailsOf(result), { status: 200 }, tx)
+          return result
+        },
+        { signal: ctx.signal },
+      )
+    const value = await retryConflicts(attempt, ctx.signal)
     await record(ctx, detailsOf(value), { status: 200 })
     return value
   }
@@ -223,6 +232,27 @@ export function createAuditService(deps: AuditDeps) {
 }
 
 export type AuditService = ReturnType<typeof createAuditService>
+
+/** Attempts of a write whose transaction the database rolled back to break a deadlock. */
+const CONFLICT_ATTEMPTS = 4
+
+/**
+ * Runs a transaction again when the database rolled it back for a conflict with concurrent ones
+ * (PostgreSQL's deadlock detection picks one transaction of the cycle to fail): nothing of it was
+ * written, and the others go on. A short random pause first, so the same calls do not meet again
+ * in the same order. After the last attempt, or once the call's time is up, the error stands
+ * (503 ERR1010).
+ */
+async function retryConflicts<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt()
+    } catch (error) {
+      if (!isTransactionConflict(error) || tries >= CONFLICT_ATTEMPTS || signal.aborted) throw error
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * tries))
+    }
+  }
+}
 
 /** What a capability that writes needs: its writes and their audit record in one transaction. */
 export type AuditedWrites = Pick<AuditService, 'transaction'>

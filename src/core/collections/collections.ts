@@ -157,6 +157,9 @@ export function createCollectionsService(deps: CollectionsDeps) {
     await withFailureDetails(audit, async () => {
       const before = await existing(name)
       await write(ctx, audit, async (tx) => {
+        // The collection row first, as every other schema change takes it: two changes of one
+        // collection then wait for each other instead of locking its rows in opposite orders.
+        await touch(tx, ctx, before)
         await deps.data.deleteCollectionData(tx, before)
         if (!(await tx.collections.delete(before.id))) throw collectionNotFound(name)
       })

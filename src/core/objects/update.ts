@@ -216,7 +216,10 @@ export function createUpdating(deps: ObjectsDeps) {
       return withFailureDetails(audit, () =>
         commit(deps, ctx, { ids, errors, audit }, async (tx) => {
           const failed: ItemErrors = new Map()
-          for (const item of plans) {
+          // In the order of the objects' IDs: concurrent batches over the same objects then lock
+          // them in one order and wait for each other instead of deadlocking.
+          const byId = [...plans].sort((a, b) => (a.after.id < b.after.id ? -1 : 1))
+          for (const item of byId) {
             const error = await applyUpdate(tx, { deps, ctx, collection }, item)
             if (error !== undefined) failed.set(item.index, error)
           }

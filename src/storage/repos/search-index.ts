@@ -65,6 +65,20 @@ const entryValues = (entry: IndexEntry) => [
 const slotOf = (property: string, digest: Uint8Array) =>
   `${property}\u0000${Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('base64')}`
 
+/**
+ * Claims in one order (property, then digest): concurrent writes that claim the same values wait
+ * for each other at the first one they share instead of deadlocking (PostgreSQL).
+ */
+function inClaimOrder(claims: readonly IndexEntry[]): IndexEntry[] {
+  return [...claims].sort((a, b) =>
+    a.property === b.property
+      ? Buffer.compare(a.digest, b.digest)
+      : a.property < b.property
+        ? -1
+        : 1,
+  )
+}
+
 /** Matches any of the entries exactly (collection, property, digest and, if asked, object). */
 function anyEntry<T extends EntryTable>(
   table: T,
@@ -95,7 +109,7 @@ export function createSearchIndexRepo(db: Kysely<Tables>, dialect: SqlDialect): 
     },
     async insertNew(entries, claims) {
       await insertNewRows(NEW_INDEX_ROWS, entries.map(entryValues))
-      await insertNewRows(NEW_CLAIM_ROWS, claims.map(entryValues))
+      await insertNewRows(NEW_CLAIM_ROWS, inClaimOrder(claims).map(entryValues))
     },
     async deleteIndex(entries) {
       for (const chunk of chunks(entries, 100)) {
@@ -108,7 +122,7 @@ export function createSearchIndexRepo(db: Kysely<Tables>, dialect: SqlDialect): 
     async claimUnique(entries) {
       const claimed = await insertRows<{ property: string; digest: Uint8Array }>(
         CLAIM_ROWS,
-        entries.map(entryValues),
+        inClaimOrder(entries).map(entryValues),
       )
       const conflicts: IndexEntry[] = []
       // Every claim won (the usual case): no holder to look for.
