@@ -1,8 +1,9 @@
 // src/core/audit/audit-conflicts.test.ts: a write that PostgreSQL rolls back to break a deadlock runs again, on a real database
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testContext } from '../../../test/helpers/context.ts'
 import { createTestDatabase, findTestPostgres } from '../../../test/helpers/postgres.ts'
 import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
-import { auditRoute, type RequestContext } from '../context.ts'
+import { auditRoute } from '../context.ts'
 import type { Repos } from '../store.ts'
 import { createAuditService } from './audit.ts'
 import { NO_DETAILS } from './details.ts'
@@ -10,20 +11,8 @@ import { NO_DETAILS } from './details.ts'
 const NOW = 1_700_000_000_000_000
 const url = await findTestPostgres()
 
-function context(requestId: string): RequestContext {
-  return {
-    requestId,
-    principal: { username: 'Admin', role: 'Admin', isAdmin: true, authKind: 'api_key' },
-    now: NOW,
-    signal: new AbortController().signal,
-    reason: undefined,
-    customAudit: undefined,
-    tenantIds: [],
-    transParam: undefined,
-    remoteAddr: undefined,
-    audit: auditRoute('configVars.setConfVar', 'PUT', '/'),
-  }
-}
+const context = (requestId: string) =>
+  testContext(undefined, { requestId, now: NOW, audit: auditRoute('test', 'PUT', '/') })
 
 describe.skipIf(url === undefined)('audited writes on PostgreSQL', () => {
   let handle: TestStore
