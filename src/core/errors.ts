@@ -47,7 +47,7 @@ const conflicts = new WeakSet<VaultError>()
 export function transactionConflict(cause: unknown): VaultError {
   const error = new VaultError('databaseUnavailable', {
     message:
-      'The database rolled this call back to resolve a conflict with concurrent calls on the same data, also when it was retried. Nothing was written; retry the call.',
+      'The database rolled this call back to resolve a conflict with concurrent calls on the same data, on every attempt. Nothing was written; retry the call.',
     cause,
   })
   conflicts.add(error)

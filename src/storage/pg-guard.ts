@@ -20,8 +20,8 @@ function closeConnection(client: pg.PoolClient): void {
  * A client whose statements fail after `timeoutMs` (the connection is then closed, so a frozen
  * server or network cannot hold it) and whose connection failures are 503 ERR1010; a deadlock or
  * serialization failure is a transaction conflict, which writes retry (core/audit). After a
- * timeout or a lost connection the rest of the checkout (Kysely's ROLLBACK) fails the same way, and the client leaves
- * the pool when it is released.
+ * timeout or a lost connection the rest of the checkout (Kysely's ROLLBACK) fails the same way,
+ * and the client leaves the pool when it is released.
  */
 function guardedClient(client: pg.PoolClient, timeoutMs: number): PostgresPoolClient {
   let failure: VaultError | undefined
