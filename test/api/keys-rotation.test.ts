@@ -1,42 +1,22 @@
 // test/api/keys-rotation.test.ts: key rotation over HTTP: refusals, new versions, re-encryption under load, resume after a restart
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sealObjects } from '../../src/core/values/sealing.ts'
 import { expectError } from '../helpers/collections.ts'
 import { addCollection, cryptoCall, encryptAll, storeObject } from '../helpers/crypto.ts'
 import { describeEngines } from '../helpers/engines.ts'
 import { apiKeyOf, rolesToml, setIam } from '../helpers/iam.ts'
-import { createTestDatabase, findTestPostgres } from '../helpers/postgres.ts'
-import { API, type Json, startTestServer, type TestServer } from '../helpers/server.ts'
+import { findTestPostgres } from '../helpers/postgres.ts'
+import {
+  API,
+  type Json,
+  sharedDatabase,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.ts'
 
 const ROTATE = `${API}/system/admin/keys/rotate`
 const STATUS = `${API}/system/admin/keys/rotation`
 const pgUrl = await findTestPostgres()
-
-/** A database that outlives one server: a SQLite file or a PostgreSQL database. */
-async function sharedDatabase(
-  engine: string,
-): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = await mkdtemp(join(tmpdir(), 'strongroom-keys-'))
-    return {
-      env: { SVC_BACKING_STORE: 'sqlite', SVC_DATA_DIR: dir },
-      drop: () => rm(dir, { recursive: true, force: true }),
-    }
-  }
-  const { options, drop } = await createTestDatabase(pgUrl as string)
-  const env = {
-    SVC_BACKING_STORE: 'postgres',
-    SVC_DB_HOSTNAME: options.host,
-    SVC_DB_PORT: String(options.port),
-    SVC_DB_NAME: options.database,
-    SVC_DB_USER: options.user,
-    SVC_DB_PASSWORD: options.password,
-  }
-  return { env, drop }
-}
 
 /** Fast settling for tests: every data call checks the key generation, calls time out after 3 s. */
 const NODE_ENV = { SVC_SERVICE_CACHE_REFRESH_INTERVAL: '0', SVC_SERVICE_TIMEOUT_SECONDS: '3' }

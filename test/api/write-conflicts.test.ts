@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeEngines } from '../helpers/engines.ts'
 import { addCollection, objectsOf, ok } from '../helpers/objects.ts'
-import { API, startTestServer, type TestServer } from '../helpers/server.ts'
+import { deadlocksIn } from '../helpers/postgres.ts'
+import { API, sharedDatabase, startTestServer, type TestServer } from '../helpers/server.ts'
 
 // PostgreSQL detects a deadlock between such writes and rolls one of them back (40P01); the
 // service runs that one again instead of answering 500.
@@ -91,6 +92,65 @@ describeEngines('concurrent conflicting writes', (engine) => {
       const names = new Set(listed.results.map((r: { name: string }) => r.name))
       expect(names.size).toBe(1)
       expect(winners.map((k) => `round ${round} call ${k}`)).toContain([...names][0])
+    }
+  })
+
+  it('bulk updates while re-encryption rewrites the same objects: no 5xx', async () => {
+    // Re-encryption after each rotation at once (no pause, no cache refresh to wait for).
+    // A file or database: an in-memory node refuses rotation.
+    const database = await sharedDatabase(engine)
+    const node = await startTestServer({
+      env: {
+        ...database.env,
+        SVC_KMS_REENCRYPT_PAUSE: '0',
+        SVC_SERVICE_CACHE_REFRESH_INTERVAL: '0',
+        SVC_SERVICE_TIMEOUT_SECONDS: '3',
+      },
+    })
+    try {
+      await addCollection(node, collection('rotated'))
+      const people = objectsOf(node, 'rotated')
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const body = await ok(
+          people.addMany(Array.from({ length: 200 }, (_, j) => ({ name: `n${i}-${j}` }))),
+        )
+        ids.push(...body.results.map((r: { id: string }) => r.id))
+      }
+      let isRotating = true
+      const statuses: number[] = []
+      const updater = async (k: number) => {
+        for (let round = 0; isRotating; round++) {
+          const start = ((k * 7 + round) * 37) % ids.length
+          const batch = orderOf([...ids.slice(start), ...ids.slice(0, start)].slice(0, 100), k)
+          const res = await people.updateMany(batch.map((id) => ({ id, name: `u${k}` })))
+          statuses.push(res.status)
+          await res.text()
+        }
+      }
+      const rotator = async () => {
+        for (let i = 0; i < 3; i++) {
+          await ok(node.request('POST', `${API}/system/admin/keys/rotate`))
+          for (;;) {
+            const state = await ok(node.request('GET', `${API}/system/admin/keys/rotation`))
+            if (state.status === 'done') break
+            await new Promise((resolve) => setTimeout(resolve, 50))
+          }
+        }
+        isRotating = false
+      }
+      await Promise.all([rotator(), updater(0), updater(1), updater(2)])
+      expect(statuses.length).toBeGreaterThan(0)
+      expect(statuses.filter((status) => status !== 200)).toEqual([])
+      // Both write the objects in ID order: they wait for each other, none is rolled back.
+      const name = database.env.SVC_DB_NAME
+      if (name !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        expect(await deadlocksIn(name)).toBe(0)
+      }
+    } finally {
+      await node.close()
+      await database.drop()
     }
   })
 

@@ -42,6 +42,24 @@ async function adminQuery(url: string, text: string): Promise<void> {
 }
 
 /**
+ * Deadlocks PostgreSQL has detected in a database so far (`pg_stat_database`). Its counters are
+ * flushed when a backend goes idle, at most once a second: wait that long after the work.
+ */
+export async function deadlocksIn(database: string): Promise<number> {
+  const url = process.env.SVC_TEST_DATABASE_URL ?? DEFAULT_URL
+  const client = new pg.Client({ ...parseTarget(url), connectionTimeoutMillis: 3000 })
+  await client.connect()
+  try {
+    const result = await client.query('SELECT deadlocks FROM pg_stat_database WHERE datname = $1', [
+      database,
+    ])
+    return Number(result.rows[0]?.deadlocks ?? 0)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
  * Resolves to the test server's URL, or undefined (with the reason printed) when it cannot be
  * reached on a developer machine. In CI an unreachable PostgreSQL fails the run loudly.
  */

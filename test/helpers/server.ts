@@ -1,4 +1,7 @@
 // test/helpers/server.ts: starts the real service on 127.0.0.1, an ephemeral port and in-memory SQLite
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type App, createApp } from '../../src/app.ts'
 import { type Config, loadConfig } from '../../src/config.ts'
 import type { Clock } from '../../src/core/time.ts'
@@ -84,6 +87,16 @@ export async function sharedPostgres(): Promise<SharedDatabase> {
     SVC_DB_PASSWORD: options.password,
   }
   return { env, drop }
+}
+
+/** A database that outlives one server: a SQLite file in a temporary directory, or as above. */
+export async function sharedDatabase(engine: Engine): Promise<SharedDatabase> {
+  if (engine === 'postgres') return sharedPostgres()
+  const dir = await mkdtemp(join(tmpdir(), 'strongroom-test-'))
+  return {
+    env: { SVC_BACKING_STORE: 'sqlite', SVC_DATA_DIR: dir },
+    drop: () => rm(dir, { recursive: true, force: true }),
+  }
 }
 
 async function engineEnv(

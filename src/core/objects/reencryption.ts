@@ -59,11 +59,15 @@ async function reencrypt(store: Store, envelope: Envelope, rows: readonly Object
     envelope,
     good.map(({ row, values }) => ({ collection: row.collection, objectId: row.id, values })),
   )
+  // In the order of the objects' IDs, as bulk updates write them: the two wait for each other
+  // instead of deadlocking (the walk reads rows by creation time).
+  const byId = good
+    .map(({ row }, i) => ({ row, sealed: sealed[i] }))
+    .sort((a, b) => (a.row.id < b.row.id ? -1 : 1))
   const replaced = await store.transaction(async (tx) => {
     let count = 0
-    for (const [i, { row }] of good.entries()) {
-      if (await tx.objects.replace({ ...row, sealed: JSON.stringify(sealed[i]) }, row.version))
-        count++
+    for (const { row, sealed: values } of byId) {
+      if (await tx.objects.replace({ ...row, sealed: JSON.stringify(values) }, row.version)) count++
     }
     return count
   })
