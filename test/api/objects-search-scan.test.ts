@@ -1,7 +1,4 @@
 // test/api/objects-search-scan.test.ts: match and in on properties without a blind index, found by a scan (data-model §5.2)
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCAN_BATCH } from '../../src/core/objects/paging.ts'
 import { expectError } from '../helpers/collections.ts'
@@ -10,7 +7,7 @@ import { describeEngines } from '../helpers/engines.ts'
 import { apiKeyOf, setIam } from '../helpers/iam.ts'
 import { addCollection, type ObjectsApi, objectsOf, ok } from '../helpers/objects.ts'
 import { findTestPostgres } from '../helpers/postgres.ts'
-import { type Engine, sharedPostgres, startTestServer, type TestServer } from '../helpers/server.ts'
+import { sharedDatabase, startTestServer, type TestServer } from '../helpers/server.ts'
 
 const pgUrl = await findTestPostgres()
 
@@ -217,24 +214,18 @@ describeEngines('search by scanning, tenants and policies', (engine) => {
 })
 
 describe('a scan past the call timeout', () => {
-  const dirs: string[] = []
+  // One database, written by a server with the default timeout, searched by another.
+  const drops: (() => Promise<void>)[] = []
   afterAll(async () => {
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+    for (const drop of drops) await drop()
   })
-
-  /** One database, written by a server with the default timeout, searched by another. */
-  async function sharedDatabase(engine: Engine) {
-    if (engine === 'postgres') return sharedPostgres()
-    const dir = await mkdtemp(join(tmpdir(), 'strongroom-scan-'))
-    dirs.push(dir)
-    return { env: { SVC_BACKING_STORE: 'sqlite', SVC_DATA_DIR: dir }, drop: async () => {} }
-  }
 
   for (const engine of ['sqlite', 'postgres'] as const) {
     it.skipIf(engine === 'postgres' && pgUrl === undefined)(
       `ends with 503 ERR1009 on ${engine}`,
       async () => {
         const database = await sharedDatabase(engine)
+        drops.push(() => database.drop())
         const writer = await startTestServer({ env: database.env })
         await addCollection(writer, MEMBERS)
         await addMembers(objectsOf(writer, 'members'), 0, SCAN_BATCH * 6)
@@ -260,7 +251,6 @@ describe('a scan past the call timeout', () => {
           ),
         ).rejects.toThrow('time is up')
         await hasty.close()
-        await database.drop()
       },
     )
   }

@@ -31,11 +31,15 @@ function parseTarget(url: string): PgTarget & { database: string } {
   }
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+async function adminQuery<Row>(
+  url: string,
+  text: string,
+  values: readonly unknown[] = [],
+): Promise<Row[]> {
   const client = new pg.Client({ ...parseTarget(url), connectionTimeoutMillis: 3000 })
   await client.connect()
   try {
-    await client.query(text)
+    return (await client.query(text, [...values])).rows
   } finally {
     await client.end()
   }
@@ -46,17 +50,12 @@ async function adminQuery(url: string, text: string): Promise<void> {
  * flushed when a backend goes idle, at most once a second: wait that long after the work.
  */
 export async function deadlocksIn(database: string): Promise<number> {
-  const url = process.env.SVC_TEST_DATABASE_URL ?? DEFAULT_URL
-  const client = new pg.Client({ ...parseTarget(url), connectionTimeoutMillis: 3000 })
-  await client.connect()
-  try {
-    const result = await client.query('SELECT deadlocks FROM pg_stat_database WHERE datname = $1', [
-      database,
-    ])
-    return Number(result.rows[0]?.deadlocks ?? 0)
-  } finally {
-    await client.end()
-  }
+  const rows = await adminQuery<{ deadlocks: string }>(
+    process.env.SVC_TEST_DATABASE_URL ?? DEFAULT_URL,
+    'SELECT deadlocks FROM pg_stat_database WHERE datname = $1',
+    [database],
+  )
+  return Number(rows[0]?.deadlocks ?? 0)
 }
 
 /**
@@ -95,5 +94,10 @@ export async function createTestDatabase(
     maxIdleConns: 8,
     connMaxLifetimeMs: 300_000,
   }
-  return { options, drop: () => adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+  return {
+    options,
+    drop: async () => {
+      await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    },
+  }
 }

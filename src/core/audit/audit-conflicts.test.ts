@@ -2,10 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testContext } from '../../../test/helpers/context.ts'
 import { createTestDatabase, findTestPostgres } from '../../../test/helpers/postgres.ts'
-import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
+import { databaseAudit, openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { auditRoute } from '../context.ts'
 import type { Repos } from '../store.ts'
-import { createAuditService } from './audit.ts'
 import { NO_DETAILS } from './details.ts'
 
 const NOW = 1_700_000_000_000_000
@@ -30,19 +29,7 @@ describe.skipIf(url === undefined)('audited writes on PostgreSQL', () => {
   })
 
   it('runs again the one of two deadlocked transactions that the database rolled back', async () => {
-    const audit = createAuditService({
-      store: handle.store,
-      sinks: [{ name: 'database', sink: 'database' }],
-      require: 'all',
-      timeoutMs: 5_000,
-      isEnabled: true,
-      includeRemoteAddr: false,
-      skipOperations: new Set(),
-      node: 'w',
-      version: 'test',
-      clock: () => NOW,
-      onFailure: () => {},
-    })
+    const audit = databaseAudit(handle.store, NOW)
     // Each write locks one row, waits until the other has locked its own, then wants the
     // other's: a deadlock on the first attempts; PostgreSQL fails one of them (40P01).
     let locked = 0

@@ -1,7 +1,6 @@
 // src/core/collections/collections.test.ts: the service on a real store, with the object-data port observed
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, type TestStore } from '../../../test/helpers/store.ts'
-import { createAuditService } from '../audit/audit.ts'
+import { databaseAudit, openTestStore, type TestStore } from '../../../test/helpers/store.ts'
 import { createControlCache } from '../cache.ts'
 import { auditRoute, type RequestContext } from '../context.ts'
 import { createTypeRegistry } from '../data-types/registry.ts'
@@ -70,19 +69,7 @@ describe('collections service', () => {
       refreshIntervalMs: 30_000,
       worker: { id: 'w', priority: 0, components: [] },
     })
-    const audit = createAuditService({
-      store,
-      sinks: [{ name: 'database', sink: 'database' }],
-      require: 'all',
-      timeoutMs: 5_000,
-      isEnabled: true,
-      includeRemoteAddr: false,
-      skipOperations: new Set(),
-      node: 'w',
-      version: 'test',
-      clock: () => NOW,
-      onFailure: () => {},
-    })
+    const audit = databaseAudit(handle.store, NOW)
     const types = createTypeRegistry({
       limits: { maxStringLength: 450, maxBlobLength: 1000, isLuhnCheckEnabled: true },
     })
